@@ -1,0 +1,39 @@
+# Every target calls the envforge CLI; CONFIG and DATASET pick the run.
+CONFIG ?= configs/demo.toml
+DATASET ?=
+ARGS ?=
+ENVFORGE = node bin/envforge.js --config $(CONFIG) $(if $(DATASET),--dataset $(DATASET))
+STAGES = search
+
+.PHONY: install build demo test status bench clean-demo $(STAGES)
+
+node_modules/.package-lock.json: package-lock.json
+	npm ci --no-audit --no-fund
+
+install: node_modules/.package-lock.json
+
+dist/.built: node_modules/.package-lock.json $(shell find pipeline stages -name '*.ts' ! -name '*.test.ts') tsconfig.json tsconfig.build.json
+	npm run build
+	touch $@
+
+build: dist/.built
+
+$(STAGES): build
+	$(ENVFORGE) run $@ $(ARGS)
+
+status: build
+	$(ENVFORGE) status
+
+# The main job, offline on the committed samples: every stage that exists, then the funnel.
+demo: build
+	$(ENVFORGE) run $(STAGES) $(ARGS)
+	$(ENVFORGE) status
+
+clean-demo:
+	rm -rf data/demo
+
+test: install
+	npx vitest run
+
+bench: install
+	npm run bench

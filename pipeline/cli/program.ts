@@ -1,0 +1,73 @@
+import { Command, InvalidArgumentError, Option } from 'commander';
+import type { StageGraph } from '../graph-types.js';
+import { processIo, type Io } from './context.js';
+import { runCommand } from './commands/run.js';
+import { statusCommand } from './commands/status.js';
+import { showCommand, sqlCommand } from './commands/query.js';
+
+/** Every envforge command, declared in one place; each action is a plain async function. */
+export function buildProgram(graph: StageGraph, io: Io = processIo, signal?: AbortSignal): Command {
+  const program = new Command('envforge')
+    .description('Build and refresh environment-setup benchmarks from public GitHub repositories')
+    .option('-c, --config <file>', 'run configuration (TOML or YAML); default $ENVFORGE_CONFIG or configs/default.toml')
+    .option('-d, --dataset <name>', 'dataset to read and write (default: the config\'s "dataset")')
+    .option('-q, --quiet', 'only warnings and errors on stderr')
+    .showHelpAfterError()
+    .exitOverride();
+
+  const stageList = graph.stages.map((s) => `  ${s.name.padEnd(10)} ${s.description}`).join('\n');
+
+  program
+    .command('run')
+    .description('run stages; only inputs not yet done for this stage version and config are processed')
+    .argument('<stage...>', 'stages to run in order, or "all"')
+    .option('--force', 'reprocess every input, done or not')
+    .option('--retry-errors', 'also reprocess inputs whose latest result is an error')
+    .option('--limit <n>', 'process at most n pending inputs per stage', positiveInt)
+    .addOption(new Option('--only <key...>', 'process only these input keys (always rerun)'))
+    .option('--shard <i/n>', 'process only shard i of n (1-based), for running on several machines')
+    .option('-j, --jobs <n>', 'items processed concurrently (default: run.jobs)', positiveInt)
+    .addHelpText('after', `\nStages:\n${stageList}`)
+    .action(async (stages: string[], opts, cmd: Command) => {
+      await runCommand(stages, { ...cmd.optsWithGlobals(), ...opts, signal }, graph, io);
+    });
+
+  program
+    .command('status')
+    .description('rows by status for every stage, top reasons, and the funnel')
+    .action(async (_opts, cmd: Command) => {
+      await statusCommand(cmd.optsWithGlobals(), graph, io);
+    });
+
+  const format = new Option('-f, --format <format>', 'output format').choices(['table', 'json', 'csv']).default('table');
+
+  program
+    .command('show')
+    .description("a stage's current rows")
+    .argument('<stage>', 'stage name')
+    .option('-s, --status <status>', 'only rows with this status (accepted, rejected, error)')
+    .option('-r, --reason <code>', 'only rows with this reason code')
+    .option('-n, --limit <n>', 'at most n rows', positiveInt, 50)
+    .option('--columns <a,b,...>', 'columns to show')
+    .addOption(format)
+    .action(async (stage: string, _opts, cmd: Command) => {
+      await showCommand(stage, cmd.optsWithGlobals(), graph, io);
+    });
+
+  program
+    .command('sql')
+    .description('run a DuckDB query over the artifacts: one view per stage (latest row per key), <stage>_history for all rows')
+    .argument('<query>', 'SQL text')
+    .addOption(format)
+    .action(async (query: string, _opts, cmd: Command) => {
+      await sqlCommand(query, cmd.optsWithGlobals(), graph, io);
+    });
+
+  return program;
+}
+
+function positiveInt(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n < 1) throw new InvalidArgumentError('expected a whole number of at least 1');
+  return n;
+}

@@ -1,0 +1,11 @@
+import type { StageGraph } from './graph-types.js';
+import { searchStage, seartExportSource } from '../stages/search/index.js';
+
+/**
+ * Every stage and source of envforge, in pipeline order. This is the one place the engine
+ * learns about stages; graph.test.ts checks it is acyclic and every input exists.
+ */
+export const GRAPH: StageGraph = {
+  sources: [seartExportSource],
+  stages: [searchStage],
+};

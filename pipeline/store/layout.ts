@@ -1,0 +1,35 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+/** Where every artifact lives (DESIGN.md, "Artifacts"). Nothing else in envforge builds these paths. */
+export interface Layout {
+  dataDir: string;
+  dataset: string;
+  datasetDir: string;
+  catalog: string;
+  cacheDir: string;
+  stageDir(stage: string): string;
+  partGlob(stage: string): string;
+  tmpDir: string;
+}
+
+export function layoutFor(dataDir: string, dataset: string): Layout {
+  const root = resolve(dataDir);
+  const datasetDir = join(root, dataset);
+  return {
+    dataDir: root,
+    dataset,
+    datasetDir,
+    catalog: join(datasetDir, 'catalog.duckdb'),
+    cacheDir: join(root, 'cache'),
+    stageDir: (stage) => join(datasetDir, stage),
+    partGlob: (stage) => join(datasetDir, stage, 'part-*.parquet'),
+    tmpDir: join(datasetDir, '.tmp'),
+  };
+}
+
+/** True once a stage has written at least one Parquet part in this dataset. */
+export function stageHasParts(layout: Layout, stage: string): boolean {
+  const dir = layout.stageDir(stage);
+  return existsSync(dir) && readdirSync(dir).some((f) => f.startsWith('part-') && f.endsWith('.parquet'));
+}
