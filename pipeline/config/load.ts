@@ -29,7 +29,9 @@ export function parseConfig(text: string, file: string, env: NodeJS.ProcessEnv =
   const raw = parseDocument(text, file);
   const templates = new Map<string, string>();
   const interpolated = interpolate(raw, [], file, env, templates);
-  const result = configSchema.safeParse(interpolated);
+  // reportInput: without it zod 4 leaves `input` off every issue, and a wrong type would be
+  // described as a missing key.
+  const result = configSchema.safeParse(interpolated, { reportInput: true });
   if (!result.success) throw new ConfigError(formatIssues(file, result.error.issues));
   return { file, config: result.data, templates };
 }

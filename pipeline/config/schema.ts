@@ -12,7 +12,14 @@ const isoDate = z
     // SEART-GHS writes times with a 12-hour clock and no AM/PM, so only a date cutoff is exact.
     message: 'expected a date YYYY-MM-DD (no time of day: SEART-GHS times are ambiguous by 12 hours)',
   })
-  .refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)), { message: 'not a calendar date' });
+  // Date.parse rolls 2024-02-30 over to March 1st, so the date must survive a round trip. A
+  // value that is not YYYY-MM-DD at all was already reported by the regex above.
+  .refine((s) => !/^\d{4}-\d{2}-\d{2}$/.test(s) || isCalendarDate(s), { message: 'not a calendar date' });
+
+function isCalendarDate(s: string): boolean {
+  const t = Date.parse(`${s}T00:00:00Z`);
+  return !Number.isNaN(t) && new Date(t).toISOString().slice(0, 10) === s;
+}
 
 const count = z.number().int().nonnegative();
 
@@ -40,13 +47,47 @@ export const searchSection = z.strictObject({
   exclude_archived: z.boolean().default(true),
 });
 
+export const cloneSection = z.strictObject({
+  /** Where to clone from; `{owner}`, `{repo}` and `{cwd}` (the working directory) are filled in. */
+  url_template: z
+    .string()
+    .refine((t) => t.includes('{owner}') && t.includes('{repo}'), { message: 'expected a template containing {owner} and {repo}' })
+    .default('https://github.com/{owner}/{repo}.git'),
+  /** Commits of history to fetch; 0 fetches the full history. */
+  depth: z.number().int().nonnegative().default(1),
+  /** Partial clone (`--filter=blob:none`): with full history, fetch only the blobs the checkout needs. */
+  blob_filter: z.boolean().default(false),
+  timeout_seconds: z.number().positive().default(600),
+  /** The run stops cleanly, before cloning more, when less than this is free under data_dir. */
+  min_free_gb: z.number().nonnegative().default(5),
+});
+
+export const inspectSection = z.strictObject({
+  /** How deep below the root to look for nested build files (monorepo signal). */
+  nested_depth: z.number().int().min(1).max(20).default(3),
+  /** How deep below the root to look for Dockerfiles and compose files. */
+  docker_depth: z.number().int().min(0).max(20).default(3),
+  /** Manifests larger than this are recorded as findings, never read. */
+  max_file_bytes: z.number().int().positive().default(1024 * 1024),
+  /** A cap on directory entries visited, so a giant repository cannot stall the stage. */
+  max_entries: z.number().int().positive().default(200_000),
+  /** EnvBench's content filters, each switchable. */
+  require_single_manager: z.boolean().default(true),
+  reject_docker: z.boolean().default(true),
+  reject_monorepo: z.boolean().default(true),
+});
+
 export const configSchema = z.strictObject({
   dataset: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, { message: 'expected a name of letters, digits, ".", "_" or "-"' }),
   data_dir: z.string().min(1).default('data'),
   run: runSection.default(runSection.parse({})),
   search: searchSection.optional(),
+  clone: cloneSection.default(cloneSection.parse({})),
+  inspect: inspectSection.default(inspectSection.parse({})),
 });
 
 export type Config = z.infer<typeof configSchema>;
 export type RunSettings = z.infer<typeof runSection>;
 export type SearchSettings = z.infer<typeof searchSection>;
+export type CloneSettings = z.infer<typeof cloneSection>;
+export type InspectSettings = z.infer<typeof inspectSection>;

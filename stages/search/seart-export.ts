@@ -76,7 +76,12 @@ function parseJson(text: string, file: string): RawRecord[] {
 
 function parseCsv(text: string, file: string): RawRecord[] {
   const header = text.split(/\r?\n/, 1)[0] ?? '';
-  const records: RawRecord[] = [];
+  // Every record, readable or not, is numbered by its position among the records (header = 0),
+  // the numbering a JSON export's items get, so `source_row` and the `row:<n>` key of a
+  // malformed row mean the same in either format and two records never share a number. (Line
+  // numbers would not do: a quoted field may span lines, and a skipped record must still count.)
+  let seen = 0;
+  const numbers: number[] = [];
   let rows: string[][];
   const skipped: RawRecord[] = [];
   try {
@@ -84,23 +89,31 @@ function parseCsv(text: string, file: string): RawRecord[] {
       relax_column_count: true,
       skip_empty_lines: true,
       skip_records_with_error: true,
+      on_record: (cells: string[]) => {
+        numbers.push(seen++);
+        return cells;
+      },
       on_skip: (err) => {
-        if (err) skipped.push({ __row: (err as { lines?: number }).lines ?? 0, __error: `unreadable CSV record: ${err.message}` });
+        const n = seen++;
+        skipped.push({ __row: n, __error: `unreadable CSV record: ${err?.message ?? 'unknown error'}` });
       },
     }) as string[][];
   } catch (err) {
     throw new SetupError(`${file}: not a SEART-GHS export: CSV cannot be parsed (${(err as Error).message})`);
   }
+  if (seen === 0) throw new SetupError(`${file}: not a SEART-GHS export: the file is empty`);
   const head = rows[0];
-  if (!head) throw new SetupError(`${file}: not a SEART-GHS export: the file is empty`);
+  if (!head || numbers[0] !== 0) {
+    throw new SetupError(`${file}: not a SEART-GHS export: the header cannot be read (${skipped[0]?.__error ?? 'no header'})`);
+  }
   assertColumns(new Set(head), file, `header ${JSON.stringify(header.slice(0, 80))}`);
-  rows.slice(1).forEach((cells, i) => {
-    const rec: RawRecord = { __row: i + 2 };
+  const records = rows.slice(1).map((cells, i) => {
+    const rec: RawRecord = { __row: numbers[i + 1]! };
     head.forEach((col, j) => {
       if (j < cells.length) rec[col] = cells[j];
     });
     if (cells.length !== head.length) rec.__error = `expected ${head.length} columns, found ${cells.length}`;
-    records.push(rec);
+    return rec;
   });
   return [...records, ...skipped].sort((a, b) => a.__row - b.__row);
 }
