@@ -3,7 +3,7 @@ CONFIG ?= configs/demo.toml
 DATASET ?=
 ARGS ?=
 ENVFORGE = node bin/envforge.js --config $(CONFIG) $(if $(DATASET),--dataset $(DATASET))
-STAGES = search
+STAGES = search clone
 
 .PHONY: install build demo test status bench clean-demo $(STAGES)
 
@@ -26,6 +26,7 @@ status: build
 
 # The main job, offline on the committed samples: every stage that exists, then the funnel.
 demo: build
+	$(ENVFORGE) demo-remotes
 	$(ENVFORGE) run $(STAGES) $(ARGS)
 	$(ENVFORGE) status
 

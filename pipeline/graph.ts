@@ -1,5 +1,6 @@
 import type { StageGraph } from './graph-types.js';
 import { searchStage, seartExportSource } from '../stages/search/index.js';
+import { cloneStage } from '../stages/clone/index.js';
 
 /**
  * Every stage and source of envforge, in pipeline order. This is the one place the engine
@@ -7,5 +8,5 @@ import { searchStage, seartExportSource } from '../stages/search/index.js';
  */
 export const GRAPH: StageGraph = {
   sources: [seartExportSource],
-  stages: [searchStage],
+  stages: [searchStage, cloneStage],
 };

@@ -4,6 +4,7 @@ import { processIo, type Io } from './context.js';
 import { runCommand } from './commands/run.js';
 import { statusCommand } from './commands/status.js';
 import { showCommand, sqlCommand } from './commands/query.js';
+import { demoRemotesCommand } from './commands/demo-remotes.js';
 
 /** Every envforge command, declared in one place; each action is a plain async function. */
 export function buildProgram(graph: StageGraph, io: Io = processIo, signal?: AbortSignal): Command {
@@ -61,6 +62,16 @@ export function buildProgram(graph: StageGraph, io: Io = processIo, signal?: Abo
     .addOption(format)
     .action(async (query: string, _opts, cmd: Command) => {
       await sqlCommand(query, cmd.optsWithGlobals(), graph, io);
+    });
+
+  program
+    .command('demo-remotes')
+    .description('build the demo\'s local git repositories (cloned through file://) from template folders')
+    .option('--templates <dir>', 'one folder per repository', 'data/samples/repos')
+    .option('--out <dir>', 'where the bare repositories go', 'data/demo-remotes')
+    .option('--owner <name>', 'owner part of the repository names', 'envforge-demo')
+    .action(async (opts) => {
+      await demoRemotesCommand(opts, io);
     });
 
   return program;

@@ -32,7 +32,7 @@ export async function runCommand(names: string[], opts: RunCommandOptions, graph
       const summary = await runStage(
         stage,
         { graph, store, config: ctx.loaded, log: ctx.log },
-        { force: opts.force, retryErrors: opts.retryErrors, limit: opts.limit, only, shard, jobs: opts.jobs, signal: opts.signal, progressStream: io.err, tty: io.tty },
+        { force: opts.force, retryErrors: opts.retryErrors, limit: opts.limit, only, shard, jobs: opts.jobs, signal: opts.signal, progressStream: opts.quiet ? quietStream : io.err, tty: io.tty },
       );
       summaries.push(summary);
       if (summary.interrupted) break;
@@ -47,6 +47,8 @@ export async function runCommand(names: string[], opts: RunCommandOptions, graph
   }
   return summaries;
 }
+
+const quietStream = { write: () => true } as unknown as NodeJS.WritableStream;
 
 function resolveStages(names: string[], graph: StageGraph): Stage[] {
   if (names.length === 0) throw new ConfigError('run: name at least one stage, or "all"');

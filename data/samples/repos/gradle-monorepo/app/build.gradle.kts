@@ -1,0 +1,2 @@
+plugins { kotlin("jvm") }
+dependencies { implementation(project(":lib")) }

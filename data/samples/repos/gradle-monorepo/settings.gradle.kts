@@ -1,0 +1,2 @@
+rootProject.name = "gradle-monorepo"
+include(":app", ":lib")

@@ -1,0 +1,3 @@
+from fetcher import main
+
+main()
