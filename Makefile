@@ -3,7 +3,7 @@ CONFIG ?= configs/demo.toml
 DATASET ?=
 ARGS ?=
 ENVFORGE = node bin/envforge.js --config $(CONFIG) $(if $(DATASET),--dataset $(DATASET))
-STAGES = search clone
+STAGES = search clone inspect
 
 .PHONY: install build demo test status bench clean-demo $(STAGES)
 

@@ -1,6 +1,7 @@
 import type { StageGraph } from './graph-types.js';
 import { searchStage, seartExportSource } from '../stages/search/index.js';
 import { cloneStage } from '../stages/clone/index.js';
+import { inspectStage } from '../stages/inspect/index.js';
 
 /**
  * Every stage and source of envforge, in pipeline order. This is the one place the engine
@@ -8,5 +9,5 @@ import { cloneStage } from '../stages/clone/index.js';
  */
 export const GRAPH: StageGraph = {
   sources: [seartExportSource],
-  stages: [searchStage, cloneStage],
+  stages: [searchStage, cloneStage, inspectStage],
 };

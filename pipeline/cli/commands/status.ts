@@ -32,7 +32,7 @@ export async function statusCommand(opts: GlobalOptions, graph: StageGraph, io: 
       );
       const reasons = await duck.all(
         `SELECT status || ':' || coalesce(reason, '?') AS reason, count(*) AS count FROM ${v} ` +
-          `WHERE status <> 'accepted' GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 5`,
+          `WHERE status <> 'accepted' GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 10`,
       );
       let stale = 0;
       const up = findStage(graph, stage.input);
