@@ -1,0 +1,72 @@
+import { resolve, join } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GRAPH } from '../pipeline/graph.js';
+import { buildLocalRemotes } from '../pipeline/git/local-remotes.js';
+import { runCommand } from '../pipeline/cli/commands/run.js';
+import { sqlCommand } from '../pipeline/cli/commands/query.js';
+import type { Io } from '../pipeline/cli/context.js';
+import { tempDirs } from './helpers/temp-dir.js';
+
+/** The main job end to end on the committed samples: search → clone → inspect, as `make demo` runs it. */
+const dirs = tempDirs();
+let config = '';
+const io: Io = { out: () => {}, err: { write: () => true } as unknown as NodeJS.WritableStream, tty: false };
+
+beforeAll(async () => {
+  const dir = dirs.make('envforge-demo-');
+  await buildLocalRemotes(resolve('data/samples/repos'), join(dir, 'remotes'), 'envforge-demo');
+  config = join(dir, 'demo.toml');
+  writeFileSync(
+    config,
+    `dataset = "demo"\ndata_dir = ${JSON.stringify(join(dir, 'data'))}\n[run]\nlog_level = "silent"\n` +
+      `[search]\nexport = ${JSON.stringify(resolve('data/samples/seart-ghs/results.csv'))}\nlicenses = ["MIT", "Apache-2.0", "BSD-2-Clause", "BSD-3-Clause"]\n` +
+      `[clone]\nurl_template = "file://${dir}/remotes/{owner}/{repo}.git"\nmin_free_gb = 0\ntimeout_seconds = 60\n`,
+  );
+});
+afterAll(() => dirs.cleanup());
+
+describe('the demo pipeline on the committed samples', () => {
+  it('decides every sample repository as EnvBench would', async () => {
+    const summaries = await runCommand(['search', 'clone', 'inspect'], { config }, GRAPH, io);
+    expect(summaries.map((s) => [s.stage, s.counts])).toEqual([
+      ['search', { accepted: 16, rejected: 13, error: 5 }],
+      ['clone', { accepted: 13, rejected: 0, error: 3 }],
+      ['inspect', { accepted: 8, rejected: 5, error: 0 }],
+    ]);
+    const rows = await sqlCommand(`select key, status, reason, manager from inspect order by key`, { config, format: 'json' }, GRAPH, io);
+    const decisions = Object.fromEntries(rows.map((r) => [String(r.key).replace('envforge-demo/', ''), r.status === 'accepted' ? `accepted:${r.manager}` : r.reason]));
+    expect(decisions).toEqual({
+      'gradle-groovy': 'accepted:gradle',
+      'gradle-kotlin': 'accepted:gradle',
+      'gradle-monorepo': 'monorepo',
+      'malformed-pom': 'accepted:maven',
+      'malformed-pyproject': 'accepted:pip',
+      'maven-app': 'accepted:maven',
+      'maven-multimodule': 'monorepo',
+      'no-manager': 'no_dependency_manager',
+      'pip-and-poetry': 'multiple_dependency_managers',
+      'pip-requirements': 'accepted:pip',
+      'pip-setuptools': 'accepted:pip',
+      'pip-with-docker': 'has_docker',
+      'poetry-app': 'accepted:poetry',
+    });
+    const malformed = await sqlCommand(`select key, findings from inspect where len(findings) > 0 order by key`, { config }, GRAPH, io);
+    expect(malformed.map((r) => r.key)).toEqual(['envforge-demo/malformed-pom', 'envforge-demo/malformed-pyproject']);
+    const clones = await sqlCommand(`select key, reason from clone where status = 'error' order by key`, { config }, GRAPH, io);
+    expect(clones).toEqual([
+      { key: 'envforge-demo/vanished', reason: 'repo_unavailable' },
+      { key: 'popular/django-plugin', reason: 'repo_unavailable' },
+      { key: 'thresholds/exactly-2024', reason: 'repo_unavailable' },
+    ]);
+  });
+
+  it('does no work on a rerun', async () => {
+    const summaries = await runCommand(['all'], { config }, GRAPH, io);
+    expect(summaries.map((s) => [s.stage, s.processed])).toEqual([
+      ['search', 0],
+      ['clone', 0],
+      ['inspect', 0],
+    ]);
+  });
+});
