@@ -6,8 +6,9 @@ import { gitFor } from './git-client.js';
 import { GitFailure, classifyGitError } from './git-failure.js';
 
 /**
- * The clone cache: `<root>/<owner>/<repo>/<sha>/` is a checkout of exactly that commit, shared
- * by every dataset; `<sha>.json` beside it records its facts and marks it complete. A pinned
+ * The clone cache: `<root>/<owner>/<repo>/<sha>/` is a shallow checkout of exactly that commit
+ * (`<sha>-full/` one with history), shared by every dataset; `<entry>.json` beside it records
+ * its facts and marks it complete. A pinned
  * revision that is already cached costs no network at all.
  */
 export interface CheckoutRequest {
@@ -47,7 +48,11 @@ export async function ensureCheckout(req: CheckoutRequest): Promise<Checkout> {
   try {
     return await checkout(req, signal);
   } catch (err) {
-    if (timeout.aborted && !req.signal?.aborted) {
+    // Cut short by the run's interrupt: that says nothing about the repository, so it must not
+    // become a GitFailure (an `error` row the next run would count as done). The runner leaves
+    // work that throws after an abort pending.
+    if (req.signal?.aborted) throw new Error('clone interrupted', { cause: err });
+    if (timeout.aborted) {
       throw new GitFailure('clone_timeout', `no result within ${Math.round(req.timeoutMs / 1000)} s`);
     }
     throw classifyGitError(err);
@@ -59,11 +64,11 @@ async function checkout(req: CheckoutRequest, signal: AbortSignal): Promise<Chec
   let sha = req.revision?.toLowerCase() ?? null;
   let defaultBranch: string | null = null;
   if (sha) {
-    const hit = await readFacts(repoDir, sha);
+    const hit = await readFacts(repoDir, entryName(sha, req));
     if (hit) return { ...hit, cached: true };
   } else {
     ({ sha, branch: defaultBranch } = await resolveHead(req.url, signal));
-    const hit = await readFacts(repoDir, sha);
+    const hit = await readFacts(repoDir, entryName(sha, req));
     if (hit) return { ...hit, defaultBranch: hit.defaultBranch ?? defaultBranch, cached: true };
   }
 
@@ -87,21 +92,23 @@ async function checkout(req: CheckoutRequest, signal: AbortSignal): Promise<Chec
     await git.raw(['-c', 'core.longpaths=true', 'checkout', '--quiet', '--detach', sha]);
     const facts: Facts = {
       sha,
-      path: join(req.owner, req.repo, sha),
+      path: join(req.owner, req.repo, entryName(sha, req)),
       defaultBranch,
       commitDate: (await git.raw(['show', '-s', '--format=%cI', sha])).trim(),
       ...(await measure(tmp)),
       submodules: await submodulePaths(tmp),
       mode: req.depth > 0 ? 'shallow' : 'full',
     };
-    const final = join(repoDir, sha);
+    // The checkout is copied into sandboxes: it must not carry the credentials of the URL.
+    await git.remote(['set-url', 'origin', withoutCredentials(req.url)]);
+    const final = join(repoDir, entryName(sha, req));
     try {
       await rename(tmp, final);
     } catch (err) {
       // Another process finished the same checkout first: theirs is as good as ours.
       if (!existsSync(final)) throw err;
     }
-    await writeFile(join(repoDir, `${sha}.json`), JSON.stringify(facts, null, 2));
+    await writeFile(join(repoDir, `${entryName(sha, req)}.json`), JSON.stringify(facts, null, 2));
     return { ...facts, cached: false };
   } finally {
     await rm(tmp, { recursive: true, force: true });
@@ -116,9 +123,18 @@ async function resolveHead(url: string, signal: AbortSignal): Promise<{ sha: str
   return { sha, branch };
 }
 
-async function readFacts(repoDir: string, sha: string): Promise<Facts | undefined> {
-  const marker = join(repoDir, `${sha}.json`);
-  if (!existsSync(marker) || !existsSync(join(repoDir, sha))) return undefined;
+/** Shallow and full checkouts of one commit are different cache entries: a full one has history. */
+function entryName(sha: string, req: Pick<CheckoutRequest, 'depth'>): string {
+  return req.depth > 0 ? sha : `${sha}-full`;
+}
+
+function withoutCredentials(url: string): string {
+  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/@]*@/i, '$1');
+}
+
+async function readFacts(repoDir: string, entry: string): Promise<Facts | undefined> {
+  const marker = join(repoDir, `${entry}.json`);
+  if (!existsSync(marker) || !existsSync(join(repoDir, entry))) return undefined;
   try {
     return JSON.parse(await readFile(marker, 'utf8')) as Facts;
   } catch {
