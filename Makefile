@@ -3,9 +3,9 @@ CONFIG ?= configs/demo.toml
 DATASET ?=
 ARGS ?=
 ENVFORGE = node bin/envforge.js --config $(CONFIG) $(if $(DATASET),--dataset $(DATASET))
-STAGES = search clone inspect
+STAGES = search clone inspect baseline
 
-.PHONY: install build demo test status bench clean-demo $(STAGES)
+.PHONY: install build demo test status bench clean-demo engine base-image gc $(STAGES)
 
 node_modules/.package-lock.json: package-lock.json
 	npm ci --no-audit --no-fund
@@ -21,11 +21,23 @@ build: dist/.built
 $(STAGES): build
 	$(ENVFORGE) run $@ $(ARGS)
 
+# A Docker engine (installed from Debian's packages when missing) and the registry-free base image.
+engine:
+	sandboxes/ensure-engine.sh
+
+base-image: engine
+	sandboxes/bootstrap-base.sh
+
+baseline: base-image
+
+gc: build
+	$(ENVFORGE) gc
+
 status: build
 	$(ENVFORGE) status
 
 # The main job, offline on the committed samples: every stage that exists, then the funnel.
-demo: build
+demo: build base-image
 	$(ENVFORGE) demo-remotes
 	$(ENVFORGE) run $(STAGES) $(ARGS)
 	$(ENVFORGE) status

@@ -77,6 +77,30 @@ export const inspectSection = z.strictObject({
   reject_monorepo: z.boolean().default(true),
 });
 
+export const sandboxSection = z.strictObject({
+  /** Docker API endpoint (unix socket path, tcp:// or ssh://); empty: $DOCKER_HOST, else the local socket. */
+  docker_host: z.string().default(''),
+  /** The image every sandbox image builds FROM; `make base-image` creates it without a registry. */
+  base_image: z.string().min(1).default('envforge/base:bookworm'),
+  /** Install the tools whose download hosts are not package registries (uv, conda, SDKMAN JDKs). */
+  online_tools: z.boolean().default(false),
+  network: z.string().min(1).default('bridge'),
+  /** A CA bundle for egress proxies: baked into images at build, mounted into runs, exported. */
+  ca_bundle: z.string().default(''),
+  memory_mb: z.number().int().min(64).default(4096),
+  cpus: z.number().positive().default(2),
+  pids: z.number().int().min(16).default(2048),
+  /** Bytes of output kept per run (head and tail); the total size is always recorded. */
+  log_cap_bytes: z.number().int().min(1024).default(256 * 1024),
+  create_timeout_seconds: z.number().positive().default(180),
+});
+
+export const baselineSection = z.strictObject({
+  timeout_seconds: z.number().positive().default(600),
+  python_image: z.string().min(1).default('python'),
+  jvm_image: z.string().min(1).default('jvm'),
+});
+
 export const configSchema = z.strictObject({
   dataset: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, { message: 'expected a name of letters, digits, ".", "_" or "-"' }),
   data_dir: z.string().min(1).default('data'),
@@ -84,6 +108,8 @@ export const configSchema = z.strictObject({
   search: searchSection.optional(),
   clone: cloneSection.default(cloneSection.parse({})),
   inspect: inspectSection.default(inspectSection.parse({})),
+  sandbox: sandboxSection.default(sandboxSection.parse({})),
+  baseline: baselineSection.default(baselineSection.parse({})),
 });
 
 export type Config = z.infer<typeof configSchema>;
@@ -91,3 +117,5 @@ export type RunSettings = z.infer<typeof runSection>;
 export type SearchSettings = z.infer<typeof searchSection>;
 export type CloneSettings = z.infer<typeof cloneSection>;
 export type InspectSettings = z.infer<typeof inspectSection>;
+export type SandboxSettings = z.infer<typeof sandboxSection>;
+export type BaselineSettings = z.infer<typeof baselineSection>;
