@@ -45,8 +45,9 @@ demo: build base-image
 clean-demo:
 	rm -rf data/demo
 
+# Docker-backed tests need the engine and the base image: they fail, never skip, without them.
 # Also writes vitest's JSON report, which .ci/run reads for its closing count.
-test: install
+test: install base-image
 	npx vitest run --reporter=default --reporter=json --outputFile.json=.vitest-results.json
 
 bench: install

@@ -40,16 +40,16 @@ describe('CLI commands as plain functions, on the committed sample', () => {
     const config = demoConfig();
     const io = captureIo();
     const [summary] = await runCommand(['search'], { config }, GRAPH, io);
-    expect(summary).toMatchObject({ stage: 'search', inputs: 34, processed: 34, counts: { accepted: 16, rejected: 13, error: 5 } });
+    expect(summary).toMatchObject({ stage: 'search', inputs: 36, processed: 36, counts: { accepted: 18, rejected: 13, error: 5 } });
     expect(io.text()).toMatch(/search top reasons: error:malformed_row 5/);
 
     const status = await statusCommand({ config }, GRAPH, io);
-    expect(status[0]).toMatchObject({ stage: 'search', rows: 34, accepted: 16, rejected: 13, error: 5, stale: 0 });
-    expect(io.text()).toContain('funnel: 34 in → search 16');
+    expect(status[0]).toMatchObject({ stage: 'search', rows: 36, accepted: 18, rejected: 13, error: 5, stale: 0 });
+    expect(io.text()).toContain('funnel: 36 in → search 18');
 
     const rows = await sqlCommand(`select status, count(*)::INT as n from search group by 1 order by 1`, { config }, GRAPH, io);
     expect(rows).toEqual([
-      { status: 'accepted', n: 16 },
+      { status: 'accepted', n: 18 },
       { status: 'error', n: 5 },
       { status: 'rejected', n: 13 },
     ]);
@@ -62,16 +62,16 @@ describe('CLI commands as plain functions, on the committed sample', () => {
     const config = demoConfig();
     const io = captureIo();
     await runCommand(['search'], { config }, GRAPH, io);
-    const [again] = await runCommand(['all'], { config }, GRAPH, io);
-    expect(again).toMatchObject({ processed: 0, done: 34 });
+    const [again] = await runCommand(['search'], { config }, GRAPH, io);
+    expect(again).toMatchObject({ processed: 0, done: 36 });
     const [other] = await runCommand(['search'], { config, dataset: 'other' }, GRAPH, io);
-    expect(other).toMatchObject({ processed: 34 });
+    expect(other).toMatchObject({ processed: 36 });
   });
 
   it('rejects unknown stages, bad shards and bad SQL as configuration errors', async () => {
     const config = demoConfig();
     const io = captureIo();
-    await expect(runCommand(['serch'], { config }, GRAPH, io)).rejects.toThrow(new ConfigError('run: unknown stage "serch" (stages: search)'));
+    await expect(runCommand(['serch'], { config }, GRAPH, io)).rejects.toThrow(new ConfigError('run: unknown stage "serch" (stages: search, clone, inspect, baseline)'));
     await expect(runCommand(['search'], { config, shard: '4/3' }, GRAPH, io)).rejects.toThrow(/--shard "4\/3": expected i\/n/);
     await expect(sqlCommand('select * from nowhere', { config }, GRAPH, io)).rejects.toThrow(/^sql: Catalog Error/);
     await expect(showCommand('search', { config, columns: 'key,nope' }, GRAPH, io)).rejects.toThrow('show --columns: stage search has no column nope');

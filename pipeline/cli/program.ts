@@ -5,6 +5,7 @@ import { runCommand } from './commands/run.js';
 import { statusCommand } from './commands/status.js';
 import { showCommand, sqlCommand } from './commands/query.js';
 import { demoRemotesCommand } from './commands/demo-remotes.js';
+import { gcCommand } from './commands/gc.js';
 
 /** Every envforge command, declared in one place; each action is a plain async function. */
 export function buildProgram(graph: StageGraph, io: Io = processIo, signal?: AbortSignal): Command {
@@ -62,6 +63,13 @@ export function buildProgram(graph: StageGraph, io: Io = processIo, signal?: Abo
     .addOption(format)
     .action(async (query: string, _opts, cmd: Command) => {
       await sqlCommand(query, cmd.optsWithGlobals(), graph, io);
+    });
+
+  program
+    .command('gc')
+    .description('remove sandbox containers left behind by a crash (every envforge container is labelled)')
+    .action(async (_opts, cmd: Command) => {
+      await gcCommand(cmd.optsWithGlobals(), io);
     });
 
   program
