@@ -27,7 +27,7 @@ async function history(dataDir: string, stage = 'square') {
 
 const parts = (dataDir: string, stage = 'square') => {
   const dir = join(dataDir, 't', stage);
-  return existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.parquet')) : [];
+  return existsSync(dir) ? readdirSync(dir).filter((f) => f.startsWith('part-') && f.endsWith('.parquet')) : [];
 };
 
 describe('runner: resume after a kill', () => {
@@ -48,8 +48,9 @@ describe('runner: resume after a kill', () => {
     expect(afterKill.rows).toBeGreaterThan(0);
     expect(afterKill.rows).toBeLessThan(n);
     expect(afterKill.rows).toBe(afterKill.keys);
-    // No torn or temporary part is visible to readers.
-    expect(parts(dataDir).every((f) => f.startsWith('part-'))).toBe(true);
+    // No torn or temporary file is visible to readers: only whole parts and input manifests.
+    const visible = readdirSync(join(dataDir, 't', 'square')).filter((f) => f.endsWith('.parquet'));
+    expect(visible.every((f) => /^(part|inputs)-.*\.parquet$/.test(f))).toBe(true);
 
     const graph = fixtureGraph({ n });
     const env = await fixtureEnv(dataDir, graph);
@@ -128,6 +129,25 @@ describe('runner: incremental semantics', () => {
     expect(only.processed).toBe(2);
     await expect(runStage(graph.stages[0]!, env, { only: ['nope'], progressStream: devNull() })).rejects.toThrow(/--only: not in this stage's input: nope/);
     env.store.close();
+  });
+});
+
+describe('runner: inputs that leave upstream', () => {
+  it('drops rows of inputs that are gone from the view, keeps them in the history', async () => {
+    const dataDir = dirs.make();
+    const env = await fixtureEnv(dataDir, fixtureGraph({ n: 10 }));
+    await runStage(env.graph.stages[0]!, env, { progressStream: devNull() });
+    const fewer = fixtureGraph({ n: 6 });
+    const s = await runStage(fewer.stages[0]!, { ...env, graph: fewer }, { progressStream: devNull() });
+    expect(s).toMatchObject({ inputs: 6, processed: 0, done: 6 });
+    expect((await env.store.latestRows(fewer.stages[0]!)).map((r) => r.key)).toEqual(['n0001', 'n0002', 'n0003', 'n0004', 'n0005', 'n0006']);
+    // An unchanged input set writes no new manifest; a grown one brings the old rows back without work.
+    const again = await runStage(env.graph.stages[0]!, env, { progressStream: devNull() });
+    expect(again).toMatchObject({ inputs: 10, processed: 0, done: 10 });
+    env.store.close();
+    const manifests = readdirSync(join(dataDir, 't', 'square')).filter((f) => f.startsWith('inputs-'));
+    expect(manifests).toHaveLength(3);
+    expect((await history(dataDir)).rows).toBe(10);
   });
 });
 

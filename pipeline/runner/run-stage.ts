@@ -31,7 +31,8 @@ export interface RunEnv {
 }
 
 export function newRunId(now = new Date()): string {
-  return `${now.toISOString().replace(/[-:]/g, '').replace(/\..*$/, '')}-${randomBytes(3).toString('hex')}`;
+  // Sorts by time to the millisecond: the newest input manifest is the one with the largest id.
+  return `${now.toISOString().replace(/[-:.]/g, '').replace('Z', '')}-${randomBytes(3).toString('hex')}`;
 }
 
 /**
@@ -59,6 +60,7 @@ export async function runStage(stage: Stage, env: RunEnv, opts: RunOptions = {})
   try {
     const candidates = await readCandidates(stage, env, ctx);
     summary.inputs = candidates.length;
+    await store.recordInputs(stage, runId, candidates.map((c) => c.key));
     const selection = selectPending(candidates, await readDone(stage, store), { stageVersion: stage.version, configHash }, opts);
     summary.done = selection.done;
     summary.otherShards = selection.otherShards;

@@ -10,6 +10,8 @@ export interface Layout {
   cacheDir: string;
   stageDir(stage: string): string;
   partGlob(stage: string): string;
+  /** Manifests of the input keys each run read: `inputs-<run>.parquet`. */
+  inputsGlob(stage: string): string;
   tmpDir: string;
 }
 
@@ -24,12 +26,22 @@ export function layoutFor(dataDir: string, dataset: string): Layout {
     cacheDir: join(root, 'cache'),
     stageDir: (stage) => join(datasetDir, stage),
     partGlob: (stage) => join(datasetDir, stage, 'part-*.parquet'),
+    inputsGlob: (stage) => join(datasetDir, stage, 'inputs-*.parquet'),
     tmpDir: join(datasetDir, '.tmp'),
   };
 }
 
 /** True once a stage has written at least one Parquet part in this dataset. */
 export function stageHasParts(layout: Layout, stage: string): boolean {
+  return hasFile(layout, stage, 'part-');
+}
+
+/** True once a run of the stage has recorded the input keys it read. */
+export function stageHasInputs(layout: Layout, stage: string): boolean {
+  return hasFile(layout, stage, 'inputs-');
+}
+
+function hasFile(layout: Layout, stage: string, prefix: string): boolean {
   const dir = layout.stageDir(stage);
-  return existsSync(dir) && readdirSync(dir).some((f) => f.startsWith('part-') && f.endsWith('.parquet'));
+  return existsSync(dir) && readdirSync(dir).some((f) => f.startsWith(prefix) && f.endsWith('.parquet'));
 }

@@ -18,6 +18,7 @@ export class PartWriter {
     private readonly tmpDir: string,
     private readonly runId: string,
     private readonly columns: Columns,
+    private readonly prefix: 'part' | 'inputs' = 'part',
   ) {}
 
   async write(rows: Record<string, unknown>[]): Promise<string | undefined> {
@@ -25,7 +26,7 @@ export class PartWriter {
     await mkdir(this.stageDir, { recursive: true });
     await mkdir(this.tmpDir, { recursive: true });
     const n = String(this.seq++).padStart(5, '0');
-    const base = `part-${this.runId}-${n}`;
+    const base = `${this.prefix}-${this.runId}-${n}`;
     const ndjson = join(this.tmpDir, `${base}.ndjson`);
     const tmpParquet = join(this.stageDir, `.${base}.parquet.tmp`);
     const final = join(this.stageDir, `${base}.parquet`);
