@@ -1,6 +1,7 @@
 import { stripComments } from './gradle-script.js';
 import { asArray, asString, asTable, dig, parseProperties, type JsonObject, type Manifests } from './parse-manifests.js';
 import { firstMeaningfulLine } from './detect-python-versions.js';
+import type { RepoFacts } from './repo-facts.js';
 
 /**
  * Java, Maven and Gradle version requirements declared in the root.
@@ -14,15 +15,10 @@ import { firstMeaningfulLine } from './detect-python-versions.js';
  * Gradle because EnvBench's JVM script picks Maven when both exist.
  */
 
-export interface JavaVersionFacts {
-  java_version: string | null;
-  java_versions: string[];
-  java_version_sources: string[];
-  gradle_version: string | null;
-  gradle_version_source: string | null;
-  maven_version: string | null;
-  maven_version_source: string | null;
-}
+export type JavaVersionFacts = Pick<
+  RepoFacts,
+  'java_version' | 'java_versions' | 'java_version_sources' | 'gradle_version' | 'gradle_version_source' | 'maven_version' | 'maven_version_source'
+>;
 
 /**
  * "1.8" → "8", "17.0.2" → "17", "[11,18)" → "11" (a range's lower bound), "VERSION_1_8" → "8",
