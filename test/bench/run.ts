@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import Table from 'cli-table3';
 import { runCloneBench, type CloneBenchResult } from './clone-bench.js';
 import { runInspectBench, type InspectBenchResult, type InspectPass } from './inspect-bench.js';
+import { runSandboxBench, sandboxTables, type SandboxBenchResult } from './sandbox-bench.js';
 import { formatBytes } from './stats.js';
 
 /**
@@ -13,7 +14,7 @@ import { formatBytes } from './stats.js';
  * (shallow vs full vs partial) on a generated history. A benchmark, not a test: it prints
  * numbers and writes them to data/bench/results.json; it fails only when something breaks.
  *
- * Flags: --only=inspect|clone, --repos=N, --passes=N (defaults: 40 repositories, 3 passes).
+ * Flags: --only=inspect|clone|sandbox, --repos=N, --passes=N (defaults: 40 repositories, 3 passes).
  */
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -136,26 +137,35 @@ function cloneTables(r: CloneBenchResult): string {
 
 async function main(): Promise<void> {
   const only = flag('only');
-  if (only !== undefined && only !== 'inspect' && only !== 'clone') throw new Error(`--only must be inspect or clone, got ${only}`);
+  if (only !== undefined && !['inspect', 'clone', 'sandbox'].includes(only)) throw new Error(`--only must be inspect, clone or sandbox, got ${only}`);
   const started = performance.now();
   const info = machine();
-  const results: { machine: ReturnType<typeof machine>; startedAt: string; inspect?: InspectBenchResult; clone?: CloneBenchResult; totalSeconds?: number } = {
+  const results: {
+    machine: ReturnType<typeof machine>;
+    startedAt: string;
+    inspect?: InspectBenchResult;
+    clone?: CloneBenchResult;
+    sandbox?: SandboxBenchResult;
+    totalSeconds?: number;
+  } = {
     machine: info,
     startedAt: new Date().toISOString(),
   };
 
-  if (only !== 'clone') {
+  const wanted = (section: string) => only === undefined || only === section;
+  if (wanted('inspect')) {
     results.inspect = await runInspectBench(
       { repos: intFlag('repos', 40), passes: intFlag('passes', 3), seed: 20240601, minFiles: 300, maxFiles: 3000 },
       log,
     );
   }
-  if (only !== 'inspect') {
+  if (wanted('clone')) {
     results.clone = await runCloneBench(
       { commits: 300, seed: 7, textFiles: 6, binaryEvery: 20, binaryBytes: 96 * 1024, reps: 5, cacheHits: 10 },
       log,
     );
   }
+  if (wanted('sandbox')) results.sandbox = await runSandboxBench({ noopRuns: 10, items: 6 }, log);
   results.totalSeconds = Math.round((performance.now() - started) / 100) / 10;
 
   const out: string[] = [];
@@ -164,6 +174,7 @@ async function main(): Promise<void> {
   );
   if (results.inspect) out.push('', inspectTables(results.inspect));
   if (results.clone) out.push('', cloneTables(results.clone));
+  if (results.sandbox) out.push('', sandboxTables(results.sandbox));
   out.push('', `total ${results.totalSeconds} s; results written to ${relative(process.cwd(), RESULTS) || RESULTS}`);
 
   await mkdir(dirname(RESULTS), { recursive: true });
