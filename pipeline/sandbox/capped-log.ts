@@ -37,16 +37,39 @@ export class CappedLog extends Writable {
   }
 
   get truncated(): boolean {
-    return this.total > this.headBytes + this.tailBytes;
+    // The tail list may hold a little more than its cap (whole chunks); text() keeps only the cap.
+    return this.total > this.headBytes + Math.min(this.tailBytes, this.cap - Math.floor(this.cap / 2));
   }
 
   text(): string {
-    const head = Buffer.concat(this.head).toString('utf8');
+    let head = Buffer.concat(this.head);
     let tail = Buffer.concat(this.tail);
     const headCap = Math.floor(this.cap / 2);
     if (tail.length > this.cap - headCap) tail = tail.subarray(tail.length - (this.cap - headCap));
-    if (!this.truncated) return head + tail.toString('utf8');
-    const skipped = this.total - this.headBytes - tail.length;
-    return `${head}\n[... ${skipped} bytes omitted by envforge ...]\n${tail.toString('utf8')}`;
+    // Decoded as one buffer, so a character split between head and tail stays whole.
+    if (!this.truncated) return Buffer.concat([head, tail]).toString('utf8');
+    // Cut at character boundaries: no half UTF-8 sequence at either side of the gap.
+    head = head.subarray(0, completePrefix(head));
+    tail = tail.subarray(leadingContinuations(tail));
+    const skipped = this.total - head.length - tail.length;
+    return `${head.toString('utf8')}\n[... ${skipped} bytes omitted by envforge ...]\n${tail.toString('utf8')}`;
   }
+}
+
+/** Length of `buf` without a UTF-8 sequence cut off at its end. */
+function completePrefix(buf: Buffer): number {
+  for (let i = buf.length - 1; i >= Math.max(0, buf.length - 4); i--) {
+    const b = buf[i]!;
+    if ((b & 0xc0) === 0x80) continue; // a continuation byte: look further back for its lead
+    const need = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : b >= 0xc0 ? 2 : 1;
+    return buf.length - i >= need ? buf.length : i;
+  }
+  return buf.length;
+}
+
+/** Number of continuation bytes (the rest of a character cut off) at the start of `buf`. */
+function leadingContinuations(buf: Buffer): number {
+  let i = 0;
+  while (i < 3 && i < buf.length && (buf[i]! & 0xc0) === 0x80) i++;
+  return i;
 }

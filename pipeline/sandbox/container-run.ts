@@ -120,28 +120,34 @@ export async function runContainer(docker: Docker, spec: RunSpec): Promise<RunRe
     });
     if (spec.signal?.aborted) onAbort();
     spec.signal?.addEventListener('abort', onAbort, { once: true });
-    try {
-      await container.start();
-    } catch (err) {
-      throw new SandboxError('start', messageOf(err));
+    // An abort before the start (while copying, say) found nothing to kill: then never start.
+    let status: { StatusCode: number } | undefined;
+    let durationMs = 0;
+    if (!aborted) {
+      try {
+        await container.start();
+      } catch (err) {
+        throw new SandboxError('start', messageOf(err));
+      }
+      // An abort during the start also killed nothing: kill now that it runs.
+      if (aborted) void kill();
+      timer = setTimeout(() => {
+        timedOut = true;
+        void kill();
+      }, spec.timeoutMs);
+      try {
+        status = (await container.wait()) as { StatusCode: number };
+      } catch (err) {
+        throw new SandboxError('wait', messageOf(err));
+      }
+      clearTimeout(timer);
+      durationMs = Date.now() - started;
+      await withTimeout(ended, 5000, 'reading the output').catch(() => {});
     }
-    timer = setTimeout(() => {
-      timedOut = true;
-      void kill();
-    }, spec.timeoutMs);
-    let status: { StatusCode: number };
-    try {
-      status = (await container.wait()) as { StatusCode: number };
-    } catch (err) {
-      throw new SandboxError('wait', messageOf(err));
-    }
-    clearTimeout(timer);
-    const durationMs = Date.now() - started;
-    await withTimeout(ended, 5000, 'reading the output').catch(() => {});
     const state = await container.inspect().catch(() => undefined);
     const files = spec.collect && !timedOut && !aborted ? await collect(container, spec.collect) : new Map<string, Buffer>();
     return {
-      exitCode: timedOut || aborted ? null : status.StatusCode,
+      exitCode: timedOut || aborted || !status ? null : status.StatusCode,
       timedOut,
       aborted,
       oomKilled: Boolean(state?.State?.OOMKilled),

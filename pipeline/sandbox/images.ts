@@ -71,7 +71,8 @@ async function buildIfMissing(
     const stream = await docker.buildImage(tar as unknown as NodeJS.ReadableStream, {
       t: tag,
       buildargs,
-      labels: { 'dev.envforge': '1', 'dev.envforge.image': req.name },
+      // Not dev.envforge=1: containers inherit image labels, and that one marks what `gc` removes.
+      labels: { 'dev.envforge.image': req.name },
       rm: true,
       forcerm: true,
     });

@@ -4,6 +4,14 @@
 # no Python version is chosen (whatever `python` comes first on PATH). Sourced by the driver,
 # so the environment it activates is the one the metric resolves imports against.
 
+# EnvBench's "nothing to set up" code. An exit status is one byte, so `exit 444` arrives as
+# 188: the driver reads ENVFORGE_EXIT to record the 444 that was meant.
+nothing_to_install() {
+  echo "envforge: $1" >&2
+  ENVFORGE_EXIT=444
+  exit 444
+}
+
 install_dependencies() {
   local reqs=()
   for f in *requirements*.txt; do [ -f "$f" ] && reqs+=("$f"); done
@@ -16,8 +24,7 @@ install_dependencies() {
   elif [ -f Pipfile ]; then
     pipenv install --deploy || exit $?
   else
-    echo "envforge: nothing to install" >&2
-    exit 444
+    nothing_to_install "nothing to install"
   fi
 }
 
@@ -40,6 +47,5 @@ elif [ -f pyproject.toml ]; then
 elif [ -f requirements.txt ] || [ -f Pipfile ] || [ -f setup.py ]; then
   install_dependencies
 else
-  echo "envforge: no dependency file in the repository root" >&2
-  exit 444
+  nothing_to_install "no dependency file in the repository root"
 fi

@@ -12,6 +12,8 @@ cd /repo || exit 90
 bash -c '
   save() {
     rc=$?
+    # `exit 444` arrives as 188 (one byte); the setup script says when it meant 444.
+    [ "$rc" = 188 ] && [ "${ENVFORGE_EXIT:-}" = 444 ] && rc=444
     { printf "SETUP_EXIT=%q\n" "$rc"
       printf "PATH=%q\n" "$PATH"
       printf "VIRTUAL_ENV=%q\n" "${VIRTUAL_ENV:-}"
