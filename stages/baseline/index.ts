@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SandboxError } from '../../pipeline/sandbox/container-run.js';
@@ -61,6 +62,10 @@ export const baselineStage: Stage<Item> = {
       revision: (row.revision as string | null) ?? null,
     };
     if (!imageName) return fail('no_image', `no sandbox image for family ${JSON.stringify(family)}`, base);
+    const checkout = join(clonesRoot(ctx.cacheDir), String(row.clone_path));
+    if (!row.clone_path || !existsSync(checkout)) {
+      return fail('checkout_missing', `the checkout ${String(row.clone_path)} is not in the clone cache: rerun clone with --force --only ${String(row.repository)}`, base);
+    }
     const image = await sandbox.image(imageName);
     Object.assign(base, { image: image.tag, image_id: image.id });
     const files = await Promise.all(
@@ -72,7 +77,7 @@ export const baselineStage: Stage<Item> = {
         key: String(row.repository),
         image: image.tag,
         cmd: ['bash', '/envforge/run-baseline.sh', family],
-        copies: [{ hostDir: join(clonesRoot(ctx.cacheDir), String(row.clone_path)), containerPath: '/repo' }],
+        copies: [{ hostDir: checkout, containerPath: '/repo' }],
         files,
         workdir: '/repo',
         timeoutMs: s.timeout_seconds * 1000,
