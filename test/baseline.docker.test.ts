@@ -218,11 +218,11 @@ describe('baseline errors before any container', () => {
     expect(o.reason).toBe('no_image');
   });
 
-  it('gives an infra error row, not a hang, when the checkout is missing from the clone cache', async () => {
+  it('gives a checkout_missing error row, before any container, when the checkout is not in the clone cache', async () => {
     const o = await run({ repository: 'acme/gone', family: 'python', manager: 'pip', revision: 'f'.repeat(40), clone_path: `acme/gone/${'f'.repeat(40)}` });
     expect(o.status).toBe('error');
-    expect(o.reason).toBe('infra_copy');
+    expect(o.reason).toBe('checkout_missing');
     expect(o.reason_text).toContain(`acme/gone/${'f'.repeat(40)}`);
-    expect(o.cells).toMatchObject({ failure_class: 'infra', exit_code: -888 });
+    expect(o.reason_text).toContain('--only acme/gone');
   }, 60_000);
 });
