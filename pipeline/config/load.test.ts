@@ -303,3 +303,16 @@ describe('sectionFingerprint', () => {
     expect(redact('token=first-secret-value; other=second-secret-value')).toBe('token=***; other=***');
   });
 });
+
+describe('list-valued secrets', () => {
+  it('registers each element of a comma-separated token list for redaction', () => {
+    clearSecrets();
+    parseConfig(
+      'dataset = "d"\n[search]\nexport = "${TOKENS}"\nlicenses = ["MIT"]\n',
+      'list.toml',
+      { TOKENS: 'ghp_firsttoken111,ghp_secondtoken222' },
+    );
+    expect(redact('used ghp_secondtoken222 after ghp_firsttoken111')).toBe('used *** after ***');
+    clearSecrets();
+  });
+});

@@ -65,6 +65,8 @@ function interpolate(value: unknown, path: string[], file: string, env: NodeJS.P
       const v = env[name];
       if (v !== undefined && v !== '') {
         registerSecret(v);
+        // A list of tokens (GITHUB_TOKENS=a,b) must not leak one element at a time either.
+        for (const part of v.split(/[\s,;]+/)) registerSecret(part);
         return v;
       }
       if (fallback !== undefined) return fallback;
