@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Columns } from '../stage.js';
@@ -27,8 +28,10 @@ export class PartWriter {
     await mkdir(this.tmpDir, { recursive: true });
     const n = String(this.seq++).padStart(5, '0');
     const base = `${this.prefix}-${this.runId}-${n}`;
-    const ndjson = join(this.tmpDir, `${base}.ndjson`);
-    const tmpParquet = join(this.stageDir, `.${base}.parquet.tmp`);
+    // Temporary names are unique per write: two writers of one run (rows, ledger) never collide.
+    const nonce = randomBytes(4).toString('hex');
+    const ndjson = join(this.tmpDir, `${base}.${nonce}.ndjson`);
+    const tmpParquet = join(this.stageDir, `.${base}.${nonce}.parquet.tmp`);
     const final = join(this.stageDir, `${base}.parquet`);
     await writeFile(ndjson, rows.map((r) => JSON.stringify(this.clean(r))).join('\n') + '\n');
     const spec = Object.entries(this.columns)
