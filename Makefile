@@ -3,9 +3,9 @@ CONFIG ?= configs/demo.toml
 DATASET ?=
 ARGS ?=
 ENVFORGE = node bin/envforge.js --config $(CONFIG) $(if $(DATASET),--dataset $(DATASET))
-STAGES = search clone inspect baseline
+STAGES = search clone inspect baseline readme inject conflicts locate reproduce
 
-.PHONY: install build demo test status bench clean-demo engine base-image gc $(STAGES)
+.PHONY: install build demo test status bench clean-demo engine base-image gc export report $(STAGES)
 
 node_modules/.package-lock.json: package-lock.json
 	npm ci --no-audit --no-fund
@@ -30,17 +30,30 @@ base-image: engine
 
 baseline: base-image
 
+reproduce: base-image
+
 gc: build
 	$(ENVFORGE) gc
 
 status: build
 	$(ENVFORGE) status
 
+# Each benchmark in its published format + Parquet + dataset card (data/<dataset>/export/; ARGS="--to DIR").
+export: build
+	$(ENVFORGE) export $(ARGS)
+
+# report.html + report.md (data/<dataset>/report/; ARGS="--out DIR").
+report: build
+	$(ENVFORGE) report $(ARGS)
+
 # The main job, offline on the committed samples: every stage that exists, then the funnel.
 demo: build base-image
 	$(ENVFORGE) demo-remotes
+	$(ENVFORGE) demo-conflict-remotes
 	$(ENVFORGE) run $(STAGES) $(ARGS)
 	$(ENVFORGE) status
+	$(ENVFORGE) export
+	$(ENVFORGE) report
 
 clean-demo:
 	rm -rf data/demo

@@ -1,5 +1,6 @@
 import type { LoadedConfig } from './config/load.js';
 import type { Logger } from './log/logger.js';
+import type { Ledger } from './store/ledger.js';
 
 /**
  * The stage contract (DESIGN.md). A stage declares its input, its key and its per-item work;
@@ -51,6 +52,8 @@ export interface StageContext {
   log: Logger;
   /** Aborted on SIGINT/SIGTERM or when another item raised a SetupError: long work should stop. */
   signal: AbortSignal;
+  /** The dataset's LLM call ledger (pipeline/llm records every call through it); set by the runner. */
+  ledger?: Ledger;
 }
 
 /** An item as handed to `run`: an upstream row or a record of a source. */
@@ -63,7 +66,7 @@ export interface Stage<I extends Item = Item> {
   description: string;
   /** An upstream stage name or a declared source name (see pipeline/graph.ts). */
   input: string;
-  /** Config sections whose values decide this stage's outputs; default `[name]`. */
+  /** Config sections (or dotted paths, `inject.seed`) whose values decide this stage's outputs; default `[name]`. */
   configSections?: readonly string[];
   columns: Columns;
   key(item: I): string;

@@ -71,7 +71,9 @@ describe('CLI commands as plain functions, on the committed sample', () => {
   it('rejects unknown stages, bad shards and bad SQL as configuration errors', async () => {
     const config = demoConfig();
     const io = captureIo();
-    await expect(runCommand(['serch'], { config }, GRAPH, io)).rejects.toThrow(new ConfigError('run: unknown stage "serch" (stages: search, clone, inspect, baseline)'));
+    await expect(runCommand(['serch'], { config }, GRAPH, io)).rejects.toThrow(
+      new ConfigError(`run: unknown stage "serch" (stages: ${GRAPH.stages.map((s) => s.name).join(', ')})`),
+    );
     await expect(runCommand(['search'], { config, shard: '4/3' }, GRAPH, io)).rejects.toThrow(/--shard "4\/3": expected i\/n/);
     await expect(sqlCommand('select * from nowhere', { config }, GRAPH, io)).rejects.toThrow(/^sql: Catalog Error/);
     await expect(showCommand('search', { config, columns: 'key,nope' }, GRAPH, io)).rejects.toThrow('show --columns: stage search has no column nope');

@@ -5,7 +5,10 @@ import { runCommand } from './commands/run.js';
 import { statusCommand } from './commands/status.js';
 import { showCommand, sqlCommand } from './commands/query.js';
 import { demoRemotesCommand } from './commands/demo-remotes.js';
+import { demoConflictRemotesCommand } from './commands/demo-conflict-remotes.js';
 import { gcCommand } from './commands/gc.js';
+import { exportCommand } from './commands/export.js';
+import { reportCommand } from './commands/report.js';
 
 /** Every envforge command, declared in one place; each action is a plain async function. */
 export function buildProgram(graph: StageGraph, io: Io = processIo, signal?: AbortSignal): Command {
@@ -66,6 +69,22 @@ export function buildProgram(graph: StageGraph, io: Io = processIo, signal?: Abo
     });
 
   program
+    .command('export')
+    .description('write each benchmark in its published format plus Parquet and a Hugging Face dataset card (ready to upload)')
+    .option('--to <dir>', 'target folder (default data/<dataset>/export/)')
+    .action(async (_opts, cmd: Command) => {
+      await exportCommand(cmd.optsWithGlobals(), graph, io);
+    });
+
+  program
+    .command('report')
+    .description('write report.html and report.md: funnel, distributions, sandbox time, LLM cost, changes since the previous run')
+    .option('--out <dir>', 'target folder (default data/<dataset>/report/)')
+    .action(async (_opts, cmd: Command) => {
+      await reportCommand(cmd.optsWithGlobals(), graph, io);
+    });
+
+  program
     .command('gc')
     .description('remove sandbox containers left behind by a crash (every envforge container is labelled)')
     .action(async (_opts, cmd: Command) => {
@@ -80,6 +99,15 @@ export function buildProgram(graph: StageGraph, io: Io = processIo, signal?: Abo
     .option('--owner <name>', 'owner part of the repository names', 'envforge-demo')
     .action(async (opts) => {
       await demoRemotesCommand(opts, io);
+    });
+
+  program
+    .command('demo-conflict-remotes')
+    .description("build the dependency-conflict demo's git repositories, with history, from template folders (one per commit)")
+    .option('--templates <dir>', 'folders <owner>/<repo>/<NN>-<YYYY-MM-DD>-<slug>/', 'data/samples/conflict-repos')
+    .option('--out <dir>', 'where the bare repositories go', 'data/demo-remotes')
+    .action(async (opts) => {
+      await demoConflictRemotesCommand(opts, io);
     });
 
   return program;

@@ -2,12 +2,19 @@ import { createHash } from 'node:crypto';
 import type { LoadedConfig } from './load.js';
 
 /**
- * The fingerprint of the config sections a stage reads. Interpolated values are hashed as
+ * The fingerprint of the config sections (or dotted paths into them) a stage reads. Interpolated values are hashed as
  * their `${VAR}` template, so rotating a token never invalidates finished work.
  */
 export function sectionFingerprint(loaded: LoadedConfig, sections: readonly string[]): string {
   const cfg = loaded.config as unknown as Record<string, unknown>;
-  const picked = Object.fromEntries(sections.map((s) => [s, withTemplates(cfg[s], [s], loaded.templates)]));
+  // A section name, or a dotted path into one (`inject.seed`) when only some of its keys decide a stage's outputs.
+  const picked = Object.fromEntries(
+    sections.map((s) => {
+      const path = s.split('.');
+      const value = path.reduce<unknown>((v, k) => (v && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined), cfg);
+      return [s, withTemplates(value, path, loaded.templates)];
+    }),
+  );
   return sha256(stableStringify(picked)).slice(0, 16);
 }
 

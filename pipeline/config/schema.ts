@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { conflictsSection, locateSection, reproduceSection } from './conflict-sections.js';
 
 /**
  * The run configuration. Every section is strict: an unknown key is an error, so a typo
@@ -31,20 +32,66 @@ export const runSection = z.strictObject({
   progress_seconds: z.number().positive().default(10),
 });
 
-export const searchSection = z.strictObject({
-  source: z.enum(['seart']).default('seart'),
-  /** Path of a SEART-GHS export (CSV or JSON, optionally gzip), relative to the working directory. */
-  export: z.string().min(1),
-  languages: z.array(z.string().min(1)).min(1).default(['Python', 'Java', 'Kotlin']),
-  min_commits: count.default(1000),
-  min_issues: count.default(10),
-  min_contributors: count.default(10),
-  min_stars: count.default(10),
-  last_commit_after: isoDate.default('2024-01-01'),
-  /** SPDX ids; the export's license names are mapped to SPDX (see stages/search/licenses.ts). */
-  licenses: z.array(z.string().min(1)).min(1),
-  exclude_forks: z.boolean().default(true),
-  exclude_archived: z.boolean().default(true),
+export const searchSection = z
+  .strictObject({
+    /** Where candidates come from: a SEART-GHS export file, or a crawl of the live GitHub API. */
+    source: z.enum(['seart', 'github']).default('seart'),
+    /** Path of a SEART-GHS export (CSV or JSON, optionally gzip), relative to the working directory. Required for `seart`. */
+    export: z.string().min(1).optional(),
+    languages: z.array(z.string().min(1)).min(1).default(['Python', 'Java', 'Kotlin']),
+    min_commits: count.default(1000),
+    min_issues: count.default(10),
+    min_contributors: count.default(10),
+    min_stars: count.default(10),
+    last_commit_after: isoDate.default('2024-01-01'),
+    /** SPDX ids; the export's license names are mapped to SPDX (see stages/search/licenses.ts). */
+    licenses: z.array(z.string().min(1)).min(1),
+    exclude_forks: z.boolean().default(true),
+    exclude_archived: z.boolean().default(true),
+    // --- source = "github" only: what the crawl asks GitHub's search for (decides its candidates) ---
+    /** Decontamination: only repositories created on or after this date (also the start of date slicing). */
+    created_after: isoDate.optional(),
+    /** End of date slicing (inclusive); default: the day the crawl started, recorded in its checkpoint. */
+    created_before: isoDate.optional(),
+    /** Decontamination: only repositories pushed on or after this date (`pushed:>=`; last_commit_after also bounds it). */
+    pushed_after: isoDate.optional(),
+    /** Extra search qualifiers added to every query, e.g. ["topic:machine-learning"]. */
+    qualifiers: z.array(z.string().regex(/^\S+$/, { message: 'expected one qualifier without spaces, e.g. topic:cli' })).optional(),
+    /** Stop the crawl after this many candidates (absent or 0: no cap). */
+    max_results: count.optional(),
+    /** Names a crawl: the same query and snapshot are crawled once (resumed after a kill, reused by reruns); a new name crawls afresh. */
+    snapshot: z.string().optional(),
+    // (These have no defaults on purpose: absent keys leave the fingerprint of an existing
+    // SEART-GHS configuration unchanged, so adding the GitHub source re-decides nothing.)
+  })
+  .superRefine((s, ctx) => {
+    if (s.source === 'seart' && s.export === undefined) {
+      ctx.addIssue({ code: 'invalid_type', expected: 'string', input: undefined, path: ['export'], message: 'required when source = "seart"' });
+    }
+    if (s.created_after && s.created_before && s.created_before < s.created_after) {
+      ctx.addIssue({ code: 'custom', path: ['created_before'], message: `before created_after (${s.created_after})` });
+    }
+  });
+
+/** The GitHub API adapter (pipeline/github): how to talk to it, never what to select. */
+export const githubSection = z.strictObject({
+  /** Base URL of the REST API; empty: $ENVFORGE_GITHUB_API_URL, else https://api.github.com. The env variable wins when set. */
+  api_url: z.string().default(''),
+  /** Comma-separated tokens (`${GITHUB_TOKENS:-}`), rotated when one is exhausted; plus `token` (`${GITHUB_TOKEN:-}`). */
+  tokens: z.string().default(''),
+  token: z.string().default(''),
+  /** Repositories per GraphQL search request (GitHub allows at most 100). */
+  page_size: z.number().int().min(1).max(100).default(100),
+  /** Date ranges counted per GraphQL request while slicing a query above 1,000 hits. */
+  count_batch: z.number().int().min(1).max(100).default(40),
+  /** Minimum spacing of GraphQL requests per client (the throttling plugin's default is 1000). */
+  graphql_interval_ms: z.number().int().nonnegative().default(1000),
+  /** Retries of 5xx and network errors (backoff: retry_base_ms * n^2), and of secondary rate limits. */
+  retries: z.number().int().nonnegative().max(20).default(4),
+  retry_base_ms: z.number().int().nonnegative().default(1000),
+  /** When every token is exhausted, wait for the earliest reset if it is this close; else stop (rerun resumes). */
+  max_rate_limit_wait_seconds: z.number().nonnegative().default(900),
+  timeout_seconds: z.number().positive().default(60),
 });
 
 export const cloneSection = z.strictObject({
@@ -101,21 +148,102 @@ export const baselineSection = z.strictObject({
   jvm_image: z.string().min(1).default('jvm'),
 });
 
+/** The EnConda-Bench error types (E3 and E5 are not used by the benchmark). */
+export const ERROR_TYPES = ['E1', 'E2', 'E4', 'E6', 'E7', 'E8'] as const;
+
+export const readmeSection = z.strictObject({
+  /** Documents larger than this are not read (recorded in the row's findings). */
+  max_file_bytes: z.number().int().positive().default(1024 * 1024),
+  /** Also read INSTALL*, docs/install*, CONTRIBUTING* (inspect's setup_docs); the README alone otherwise. */
+  secondary_docs: z.boolean().default(true),
+});
+
+const modelName = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, { message: 'expected a model name of letters, digits, ".", "_" or "-"' });
+
+export const llmModelSection = z.strictObject({
+  /** The model id sent to the endpoint (the request's `model`). */
+  model: z.string().min(1),
+  /** Any OpenAI-compatible endpoint: OpenAI, OpenRouter, vLLM, Ollama, a LiteLLM proxy for Claude/Gemini. */
+  base_url: z.string().regex(/^https?:\/\//, { message: 'expected an http(s) URL' }),
+  /** Always `${SOME_API_KEY:-}`: the value is masked everywhere; empty for endpoints that need no key. */
+  api_key: z.string().default(''),
+  /** Prices in US dollars per million tokens. */
+  input_usd_per_mtok: z.number().nonnegative().default(0),
+  output_usd_per_mtok: z.number().nonnegative().default(0),
+  max_tokens: z.number().int().positive().default(4096),
+  /** Send `response_format: {type: "json_object"}` (endpoints that support it). */
+  json_mode: z.boolean().default(false),
+  timeout_seconds: z.number().positive().default(300),
+});
+
+export const llmSection = z.strictObject({
+  models: z.record(modelName, llmModelSection).default({}),
+  /** Retries of one call on 429, 5xx and connection errors, with exponential backoff (429: retry-after wins). */
+  max_retries: z.number().int().nonnegative().default(4),
+  backoff_seconds: z.number().nonnegative().default(1),
+  max_backoff_seconds: z.number().nonnegative().default(60),
+  /** Re-asks when an answer is not the JSON asked for; then the item is an `error` row with the raw text. */
+  json_retries: z.number().int().nonnegative().default(2),
+  /** The response cache under data/cache/llm/ (shared by all datasets). */
+  cache: z.boolean().default(true),
+});
+
+export const injectSection = z.strictObject({
+  /** Injectors run on every README, in this order: `llm` (strong models), `mutation` (deterministic). */
+  injectors: z.array(z.enum(['llm', 'mutation'])).min(1).default(['mutation']),
+  /** Errors per injected README (EnConda-Bench: 2). */
+  errors_per_readme: z.number().int().min(1).max(14).default(2),
+  seed: z.number().int().nonnegative().default(1),
+  /** The most this stage may spend in this dataset (the ledger's sum; cache hits are free). */
+  max_usd: z.number().nonnegative().default(10),
+  /** The minimal-edit budget, per error: lines of the README an edit may touch, and characters it may change. */
+  max_lines_per_edit: z.number().int().min(1).default(2),
+  max_chars_per_edit: z.number().int().min(1).default(200),
+  llm: z
+    .strictObject({
+      /** Names of `[llm.models.<name>]`; each writes `instances` READMEs per repository. */
+      models: z.array(modelName).default([]),
+      instances: z.number().int().min(1).default(1),
+      temperature: z.number().min(0).max(2).default(0.7),
+    })
+    .default({ models: [], instances: 1, temperature: 0.7 }),
+  mutation: z
+    .strictObject({
+      instances: z.number().int().min(1).default(2),
+      types: z.array(z.enum(ERROR_TYPES)).min(1).default([...ERROR_TYPES]),
+    })
+    .default({ instances: 2, types: [...ERROR_TYPES] }),
+});
+
 export const configSchema = z.strictObject({
   dataset: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, { message: 'expected a name of letters, digits, ".", "_" or "-"' }),
   data_dir: z.string().min(1).default('data'),
   run: runSection.default(runSection.parse({})),
   search: searchSection.optional(),
+  github: githubSection.default(githubSection.parse({})),
   clone: cloneSection.default(cloneSection.parse({})),
   inspect: inspectSection.default(inspectSection.parse({})),
   sandbox: sandboxSection.default(sandboxSection.parse({})),
   baseline: baselineSection.default(baselineSection.parse({})),
+  readme: readmeSection.default(readmeSection.parse({})),
+  llm: llmSection.default(llmSection.parse({})),
+  inject: injectSection.default(injectSection.parse({})),
+  // SetupBench's dependency-conflict recipe (conflict-sections.ts): conflicts → locate → reproduce.
+  conflicts: conflictsSection.optional(),
+  locate: locateSection.default(locateSection.parse({})),
+  reproduce: reproduceSection.default(reproduceSection.parse({})),
 });
 
 export type Config = z.infer<typeof configSchema>;
 export type RunSettings = z.infer<typeof runSection>;
 export type SearchSettings = z.infer<typeof searchSection>;
+export type GitHubSettings = z.infer<typeof githubSection>;
 export type CloneSettings = z.infer<typeof cloneSection>;
 export type InspectSettings = z.infer<typeof inspectSection>;
 export type SandboxSettings = z.infer<typeof sandboxSection>;
 export type BaselineSettings = z.infer<typeof baselineSection>;
+export type ReadmeSettings = z.infer<typeof readmeSection>;
+export type LlmSettings = z.infer<typeof llmSection>;
+export type LlmModelSettings = z.infer<typeof llmModelSection>;
+export type InjectSettings = z.infer<typeof injectSection>;
+export type ErrorType = (typeof ERROR_TYPES)[number];

@@ -8,6 +8,7 @@ import type { Logger } from '../log/logger.js';
 import { redact } from '../log/secrets.js';
 import type { ArtifactStore } from '../store/artifact-store.js';
 import { PROVENANCE_COLUMNS } from '../store/columns.js';
+import { LedgerWriter } from '../store/ledger.js';
 import type { Item, Outcome, Stage, StageContext } from '../stage.js';
 import { BatchSink } from './batch-sink.js';
 import { checkCells, timestampText } from './cells.js';
@@ -49,12 +50,14 @@ export async function runStage(stage: Stage, env: RunEnv, opts: RunOptions = {})
   const controller = new AbortController();
   const onOuterAbort = () => controller.abort(opts.signal?.reason);
   opts.signal?.addEventListener('abort', onOuterAbort, { once: true });
+  const ledger = await LedgerWriter.open(store.duck, store.layout, runId, config.config.run.batch_size, config.config.run.flush_seconds);
   const ctx: StageContext = {
     config,
     dataset: store.layout.dataset,
     cacheDir: store.layout.cacheDir,
     log,
     signal: controller.signal,
+    ledger,
   };
 
   try {
@@ -119,6 +122,8 @@ export async function runStage(stage: Stage, env: RunEnv, opts: RunOptions = {})
     summary.interrupted = controller.signal.aborted;
   } finally {
     opts.signal?.removeEventListener('abort', onOuterAbort);
+    // LLM calls are recorded even when the run stopped (budget reached, interrupt, failure).
+    await ledger.close();
     summary.durationMs = Date.now() - started;
   }
   return summary;

@@ -3,10 +3,11 @@ import { openDuck, sqlIdent, type Duck } from './duck.js';
 import { stageHasParts, type Layout } from './layout.js';
 import { historySql, latestSql, type StageShape } from './artifact-store.js';
 import { SetupError } from '../errors.js';
+import { ledgerSql } from './ledger.js';
 
 /**
  * `data/<dataset>/catalog.duckdb`: one view per stage (latest row per key) and one
- * `<stage>_history` view (every row), rebuilt on every open so new parts are always visible.
+ * `<stage>_history` view (every row), plus `llm_ledger` (every LLM call), rebuilt on every open so new parts are always visible.
  */
 export async function openCatalog(layout: Layout, stages: readonly StageShape[]): Promise<Duck> {
   await mkdir(layout.datasetDir, { recursive: true });
@@ -22,5 +23,7 @@ export async function openCatalog(layout: Layout, stages: readonly StageShape[])
     await duck.exec(`CREATE OR REPLACE VIEW ${sqlIdent(stage.name)} AS ${latestSql(layout, stage, has)}`);
     await duck.exec(`CREATE OR REPLACE VIEW ${sqlIdent(`${stage.name}_history`)} AS ${historySql(layout, stage, has)}`);
   }
+  // Every LLM call of the dataset (pipeline/llm), cache hits included.
+  await duck.exec(`CREATE OR REPLACE VIEW llm_ledger AS ${ledgerSql(layout)}`);
   return duck;
 }

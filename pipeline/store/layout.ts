@@ -13,6 +13,9 @@ export interface Layout {
   /** Manifests of the input keys each run read: `inputs-<run>.parquet`. */
   inputsGlob(stage: string): string;
   tmpDir: string;
+  /** The LLM call ledger of the dataset: `ledger/part-<run>-<n>.parquet` (see ledger.ts). */
+  ledgerDir: string;
+  ledgerGlob: string;
 }
 
 export function layoutFor(dataDir: string, dataset: string): Layout {
@@ -28,6 +31,8 @@ export function layoutFor(dataDir: string, dataset: string): Layout {
     partGlob: (stage) => join(datasetDir, stage, 'part-*.parquet'),
     inputsGlob: (stage) => join(datasetDir, stage, 'inputs-*.parquet'),
     tmpDir: join(datasetDir, '.tmp'),
+    ledgerDir: join(datasetDir, 'ledger'),
+    ledgerGlob: join(datasetDir, 'ledger', 'part-*.parquet'),
   };
 }
 

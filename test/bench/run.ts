@@ -5,6 +5,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Table from 'cli-table3';
 import { runCloneBench, type CloneBenchResult } from './clone-bench.js';
+import { githubTables, runGitHubBench, type GitHubBenchResult } from './github-bench.js';
 import { runInspectBench, type InspectBenchResult, type InspectPass } from './inspect-bench.js';
 import { runSandboxBench, sandboxTables, type SandboxBenchResult } from './sandbox-bench.js';
 import { formatBytes } from './stats.js';
@@ -14,7 +15,9 @@ import { formatBytes } from './stats.js';
  * (shallow vs full vs partial) on a generated history. A benchmark, not a test: it prints
  * numbers and writes them to data/bench/results.json; it fails only when something breaks.
  *
- * Flags: --only=inspect|clone|sandbox, --repos=N, --passes=N (defaults: 40 repositories, 3 passes).
+ * Also: GitHub API requests per 1,000 candidates of a crawl against the fake GitHub (github-bench.ts).
+ *
+ * Flags: --only=inspect|clone|sandbox|github, --repos=N, --passes=N (defaults: 40 repositories, 3 passes).
  */
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -137,7 +140,7 @@ function cloneTables(r: CloneBenchResult): string {
 
 async function main(): Promise<void> {
   const only = flag('only');
-  if (only !== undefined && !['inspect', 'clone', 'sandbox'].includes(only)) throw new Error(`--only must be inspect, clone or sandbox, got ${only}`);
+  if (only !== undefined && !['inspect', 'clone', 'sandbox', 'github'].includes(only)) throw new Error(`--only must be inspect, clone, sandbox or github, got ${only}`);
   const started = performance.now();
   const info = machine();
   const results: {
@@ -146,6 +149,7 @@ async function main(): Promise<void> {
     inspect?: InspectBenchResult;
     clone?: CloneBenchResult;
     sandbox?: SandboxBenchResult;
+    github?: GitHubBenchResult;
     totalSeconds?: number;
   } = {
     machine: info,
@@ -166,6 +170,7 @@ async function main(): Promise<void> {
     );
   }
   if (wanted('sandbox')) results.sandbox = await runSandboxBench({ noopRuns: 10, items: 6 }, log);
+  if (wanted('github')) results.github = await runGitHubBench({ repos: 10_000, seed: 20240901 }, log);
   results.totalSeconds = Math.round((performance.now() - started) / 100) / 10;
 
   const out: string[] = [];
@@ -175,6 +180,7 @@ async function main(): Promise<void> {
   if (results.inspect) out.push('', inspectTables(results.inspect));
   if (results.clone) out.push('', cloneTables(results.clone));
   if (results.sandbox) out.push('', sandboxTables(results.sandbox));
+  if (results.github) out.push('', githubTables(results.github, Table));
   out.push('', `total ${results.totalSeconds} s; results written to ${relative(process.cwd(), RESULTS) || RESULTS}`);
 
   await mkdir(dirname(RESULTS), { recursive: true });
@@ -183,6 +189,7 @@ async function main(): Promise<void> {
 
   if (results.inspect && results.inspect.factsCheck.ok !== results.inspect.factsCheck.of) process.exitCode = 1;
   if (results.clone && !results.clone.cacheHit.cached) process.exitCode = 1;
+  if (results.github?.scenarios.some((s) => s.contributorRequestsForNonFinalists > 0)) process.exitCode = 1;
 }
 
 main().catch((err: unknown) => {

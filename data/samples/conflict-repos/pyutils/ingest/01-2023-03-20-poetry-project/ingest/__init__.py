@@ -1,0 +1,1 @@
+"""ingest: CSV exports into a warehouse."""
