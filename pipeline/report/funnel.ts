@@ -58,9 +58,31 @@ export async function datasetFunnel(views: DatasetViews): Promise<StageFunnel[]>
   return out;
 }
 
-/** `36 in → search 18 → clone 15 → …`, as `envforge status` prints it. */
+/**
+ * The funnels of the dataset, one per chain of stages from a source to a last stage (the
+ * recipes branch: inspect feeds baseline and readme; the conflict mining has its own source),
+ * each cut at its last stage that ran. A chain that is the start of another is left out.
+ */
+export function funnelPaths(stages: readonly StageFunnel[]): StageFunnel[][] {
+  const byName = new Map(stages.map((s) => [s.stage, s]));
+  const readers = new Set(stages.map((s) => s.input));
+  const paths: StageFunnel[][] = [];
+  for (const leaf of stages.filter((s) => !readers.has(s.stage))) {
+    const chain: StageFunnel[] = [];
+    for (let cur: StageFunnel | undefined = leaf; cur; cur = byName.get(cur.input)) chain.unshift(cur);
+    const ran = chain.slice(0, chain.findIndex((s) => !s.ran) === -1 ? chain.length : chain.findIndex((s) => !s.ran));
+    if (ran.length > 0) paths.push(ran);
+  }
+  const isPrefix = (p: StageFunnel[], q: StageFunnel[]) => p.length <= q.length && p.every((s, i) => q[i] === s);
+  return paths.filter((p, i) => !paths.some((q, j) => j !== i && isPrefix(p, q) && (p.length < q.length || j < i)));
+}
+
+/** `36 in → search 18 → clone 15 → …`, one line per funnel, as `envforge status` prints them. */
+export function funnelLines(stages: readonly StageFunnel[]): string[] {
+  return funnelPaths(stages).map((p) => `${p[0]!.rows} in → ` + p.map((s) => `${s.stage} ${s.accepted}`).join(' → '));
+}
+
 export function funnelLine(stages: readonly StageFunnel[]): string {
-  const ran = stages.filter((s) => s.ran);
-  if (ran.length === 0) return 'no stage has run yet in this dataset';
-  return `${ran[0]!.rows} in → ` + ran.map((s) => `${s.stage} ${s.accepted}`).join(' → ');
+  const lines = funnelLines(stages);
+  return lines.length > 0 ? lines.join('\n') : 'no stage has run yet in this dataset';
 }

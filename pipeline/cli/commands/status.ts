@@ -1,61 +1,34 @@
 import Table from 'cli-table3';
-import { findStage, orderedStages, type StageGraph } from '../../graph-types.js';
-import { openCatalog } from '../../store/catalog.js';
-import { stageHasParts } from '../../store/layout.js';
+import { findStage, type StageGraph } from '../../graph-types.js';
+import { openDatasetViews } from '../../report/dataset-views.js';
+import { datasetFunnel, funnelLines, type StageFunnel } from '../../report/funnel.js';
 import { sqlIdent } from '../../store/duck.js';
 import { openContext, type GlobalOptions, type Io } from '../context.js';
 
-export interface StageStatus {
-  stage: string;
-  input: string;
-  ran: boolean;
-  rows: number;
-  accepted: number;
-  rejected: number;
-  error: number;
+export interface StageStatus extends StageFunnel {
   /** Rows whose input is no longer an accepted upstream row (upstream changed since). */
   stale: number;
-  topReasons: { reason: string; count: number }[];
 }
 
-/** `envforge status`: rows by status for every stage, and the funnel from first stage to last. */
+/** `envforge status`: rows by status for every stage, top reasons, and the funnel of each recipe. */
 export async function statusCommand(opts: GlobalOptions, graph: StageGraph, io: Io): Promise<StageStatus[]> {
   const ctx = await openContext(opts, io);
-  const duck = await openCatalog(ctx.layout, graph.stages);
+  const views = await openDatasetViews(ctx.layout, graph);
   const result: StageStatus[] = [];
   try {
-    for (const stage of orderedStages(graph)) {
-      const v = sqlIdent(stage.name);
-      const [c] = await duck.all(
-        `SELECT count(*) AS rows, count(*) FILTER (status = 'accepted') AS accepted, ` +
-          `count(*) FILTER (status = 'rejected') AS rejected, count(*) FILTER (status = 'error') AS error FROM ${v}`,
-      );
-      const reasons = await duck.all(
-        `SELECT status || ':' || coalesce(reason, '?') AS reason, count(*) AS count FROM ${v} ` +
-          `WHERE status <> 'accepted' GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 10`,
-      );
+    for (const f of await datasetFunnel(views)) {
       let stale = 0;
-      const up = findStage(graph, stage.input);
-      if (up) {
-        const [s] = await duck.all(
-          `SELECT count(*) AS n FROM ${v} WHERE input_key NOT IN (SELECT key FROM ${sqlIdent(up.name)} WHERE status = 'accepted')`,
+      const up = findStage(graph, f.input);
+      if (up && f.ran) {
+        const [s] = await views.duck.all(
+          `SELECT count(*) AS n FROM ${sqlIdent(f.stage)} WHERE input_key NOT IN (SELECT key FROM ${sqlIdent(up.name)} WHERE status = 'accepted')`,
         );
         stale = Number(s?.n ?? 0);
       }
-      result.push({
-        stage: stage.name,
-        input: stage.input,
-        ran: stageHasParts(ctx.layout, stage.name),
-        rows: Number(c?.rows ?? 0),
-        accepted: Number(c?.accepted ?? 0),
-        rejected: Number(c?.rejected ?? 0),
-        error: Number(c?.error ?? 0),
-        stale,
-        topReasons: reasons.map((r) => ({ reason: String(r.reason), count: Number(r.count) })),
-      });
+      result.push({ ...f, stale });
     }
   } finally {
-    duck.close();
+    views.close();
   }
   io.out(renderStatus(ctx.layout.dataset, result));
   return result;
@@ -75,12 +48,10 @@ export function renderStatus(dataset: string, stages: StageStatus[]): string {
       s.rejected,
       s.error,
       s.stale,
-      s.topReasons.map((r) => `${r.reason} ${r.count}`).join('\n'),
+      s.topReasons.map((r) => `${r.status}:${r.reason} ${r.count}`).join('\n'),
     ]);
   }
-  const ran = stages.filter((s) => s.ran);
-  const funnel = ran.length
-    ? `funnel: ${ran[0]!.rows} in → ` + ran.map((s) => `${s.stage} ${s.accepted}`).join(' → ')
-    : 'funnel: no stage has run yet in this dataset';
+  const lines = funnelLines(stages);
+  const funnel = lines.length ? lines.map((l) => `funnel: ${l}`).join('\n') : 'funnel: no stage has run yet in this dataset';
   return `dataset ${dataset}\n${table.toString()}\n${funnel}`;
 }
