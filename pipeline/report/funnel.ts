@@ -84,5 +84,5 @@ export function funnelLines(stages: readonly StageFunnel[]): string[] {
 
 export function funnelLine(stages: readonly StageFunnel[]): string {
   const lines = funnelLines(stages);
-  return lines.length > 0 ? lines.join('\n') : 'no stage has run yet in this dataset';
+  return lines.length > 0 ? lines.join('; ') : 'no stage has run yet in this dataset';
 }

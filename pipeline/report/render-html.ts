@@ -51,7 +51,7 @@ export function renderHtml(d: ReportData, svgs: Record<string, string>): string 
   ];
   const parts: string[] = [];
   parts.push(
-    `<header><h1>envforge report · dataset <code>${h(d.dataset)}</code></h1><p>envforge ${h(d.envforgeVersion)} · funnel: ${h(d.funnelLine)}</p></header>`,
+    `<header><h1>envforge report · dataset <code>${h(d.dataset)}</code></h1><p>envforge ${h(d.envforgeVersion)}</p>${(d.funnelLines.length ? d.funnelLines : [d.funnelLine]).map((l) => `<p>funnel: ${h(l)}</p>`).join('')}</header>`,
     `<div class="tiles">${tiles.map(([v, l]) => `<div class="tile"><b>${h(v!)}</b><span>${h(l!)}</span></div>`).join('')}</div>`,
   );
 

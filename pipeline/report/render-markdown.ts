@@ -6,7 +6,7 @@ import type { ReportData } from './report-data.js';
 export function renderMarkdown(d: ReportData, charts: Record<string, string>): string {
   const t = (rows: (string | number)[][]) => markdownTable(rows.map((r) => r.map(String)));
   const img = (id: string, alt: string) => (charts[id] ? [`![${alt}](${charts[id]})`, ''] : []);
-  const out: string[] = [`# envforge report: dataset \`${d.dataset}\``, '', `envforge ${d.envforgeVersion}. Funnel: ${d.funnelLine}.`, ''];
+  const out: string[] = [`# envforge report: dataset \`${d.dataset}\``, '', `envforge ${d.envforgeVersion}.`, '', ...(d.funnelLines.length ? d.funnelLines : [d.funnelLine]).map((l) => `- funnel: ${l}`), ''];
 
   out.push('## Funnel', '');
   const ran = d.funnel.filter((s) => s.ran);

@@ -5,7 +5,7 @@ import { familyForLanguage } from '../../stages/inspect/content-filter.js';
 import { sqlIdent } from '../store/duck.js';
 import { diffStates, planChanges, type Snapshot, type StageChanges } from './changes.js';
 import type { DatasetViews } from './dataset-views.js';
-import { datasetFunnel, funnelLine, type StageFunnel } from './funnel.js';
+import { datasetFunnel, funnelLine, funnelLines, type StageFunnel } from './funnel.js';
 import { llmUsage, type LlmUsage } from './llm-usage.js';
 
 /**
@@ -51,7 +51,10 @@ export interface SandboxTime {
 export interface ReportData {
   dataset: string;
   envforgeVersion: string;
+  /** All funnels on one line (`; `-separated), for one-line messages. */
   funnelLine: string;
+  /** One line per chain of stages (recipe). */
+  funnelLines: string[];
   funnel: StageFunnel[];
   recipes: RecipeFunnel[];
   envbenchSteps: PaperStep[];
@@ -77,6 +80,7 @@ export async function gatherReport(views: DatasetViews, reportDir: string): Prom
     dataset: views.layout.dataset,
     envforgeVersion: envforgeVersion(),
     funnelLine: funnelLine(funnel),
+    funnelLines: funnelLines(funnel),
     funnel,
     recipes,
     envbenchSteps: await envbenchSteps(views),
