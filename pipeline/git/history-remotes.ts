@@ -1,9 +1,9 @@
-import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { gitFor } from './git-client.js';
+import { demoAuthorEnv, treeHash } from './local-remotes.js';
 
 /**
  * Bare git repositories WITH HISTORY made from template folders, for the dependency-conflict
@@ -52,7 +52,7 @@ async function buildHistoryRemote(src: string, commits: string[], bare: string):
       const at = `${date}T12:00:00Z`;
       const git = gitFor({
         baseDir: work,
-        env: { GIT_AUTHOR_NAME: 'envforge demo', GIT_AUTHOR_EMAIL: 'demo@envforge.invalid', GIT_AUTHOR_DATE: at, GIT_COMMITTER_NAME: 'envforge demo', GIT_COMMITTER_EMAIL: 'demo@envforge.invalid', GIT_COMMITTER_DATE: at },
+        env: demoAuthorEnv(at),
       });
       // Each folder is the whole tree: clear the previous one (but .git) and copy it in.
       for (const e of await readdir(work)) if (e !== '.git') await rm(join(work, e), { recursive: true, force: true });
@@ -67,18 +67,4 @@ async function buildHistoryRemote(src: string, commits: string[], bare: string):
   } finally {
     await rm(work, { recursive: true, force: true });
   }
-}
-
-async function treeHash(dir: string): Promise<string> {
-  const h = createHash('sha256');
-  const walk = async (d: string) => {
-    for (const e of (await readdir(d, { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name))) {
-      const p = join(d, e.name);
-      h.update(relative(dir, p) + '\0');
-      if (e.isDirectory()) await walk(p);
-      else if (e.isFile()) h.update(await readFile(p));
-    }
-  };
-  await walk(dir);
-  return h.digest('hex');
 }

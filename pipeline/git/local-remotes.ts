@@ -16,14 +16,17 @@ export interface LocalRemote {
   built: boolean;
 }
 
-const FIXED = {
-  GIT_AUTHOR_NAME: 'envforge demo',
-  GIT_AUTHOR_EMAIL: 'demo@envforge.invalid',
-  GIT_AUTHOR_DATE: '2024-06-01T12:00:00Z',
-  GIT_COMMITTER_NAME: 'envforge demo',
-  GIT_COMMITTER_EMAIL: 'demo@envforge.invalid',
-  GIT_COMMITTER_DATE: '2024-06-01T12:00:00Z',
-};
+/** A fixed author and date, so the same template always gives the same commit SHA. */
+export function demoAuthorEnv(at = '2024-06-01T12:00:00Z'): Record<string, string> {
+  return {
+    GIT_AUTHOR_NAME: 'envforge demo',
+    GIT_AUTHOR_EMAIL: 'demo@envforge.invalid',
+    GIT_AUTHOR_DATE: at,
+    GIT_COMMITTER_NAME: 'envforge demo',
+    GIT_COMMITTER_EMAIL: 'demo@envforge.invalid',
+    GIT_COMMITTER_DATE: at,
+  };
+}
 
 /** One bare repository per folder of `templatesDir`, at `<outDir>/<owner>/<folder>.git`. */
 export async function buildLocalRemotes(templatesDir: string, outDir: string, owner: string): Promise<LocalRemote[]> {
@@ -45,7 +48,7 @@ export async function buildRemote(templateDir: string, bareDir: string): Promise
   const work = await mkdtemp(join(tmpdir(), 'envforge-remote-'));
   try {
     await cp(templateDir, work, { recursive: true, verbatimSymlinks: true });
-    const git = gitFor({ baseDir: work, env: FIXED });
+    const git = gitFor({ baseDir: work, env: demoAuthorEnv() });
     await git.init();
     await git.raw(['add', '--all']);
     await git.raw(['commit', '--quiet', '--no-gpg-sign', '-m', 'Initial commit']);
@@ -58,7 +61,8 @@ export async function buildRemote(templateDir: string, bareDir: string): Promise
   }
 }
 
-async function treeHash(dir: string): Promise<string> {
+/** A hash of a folder's paths and file contents: a template changed iff its hash did. */
+export async function treeHash(dir: string): Promise<string> {
   const h = createHash('sha256');
   const walk = async (d: string) => {
     for (const e of (await readdir(d, { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name))) {
