@@ -3,9 +3,9 @@ CONFIG ?= configs/demo.toml
 DATASET ?=
 ARGS ?=
 ENVFORGE = node bin/envforge.js --config $(CONFIG) $(if $(DATASET),--dataset $(DATASET))
-STAGES = search clone inspect baseline readme inject conflicts locate reproduce
+STAGES = search clone inspect baseline readme inject validate review tiers conflicts locate reproduce
 
-.PHONY: install build demo test status bench clean-demo engine base-image gc export report $(STAGES)
+.PHONY: install build demo test status bench clean-demo engine base-image gc export report trajectories $(STAGES) evaluate rollout
 
 node_modules/.package-lock.json: package-lock.json
 	npm ci --no-audit --no-fund
@@ -30,7 +30,18 @@ base-image: engine
 
 baseline: base-image
 
+validate: base-image
+
 reproduce: base-image
+
+# Trajectories for training (not in STAGES: rollout needs a model). `make evaluate` scores the
+# scripts JSONL of [evaluate] scripts; `make rollout CONFIG=configs/default.toml` runs the agent on
+# [rollout] instances (an export folder); `make trajectories` writes fine-tuning JSONL (ARGS="--pass").
+evaluate rollout: build base-image
+	$(ENVFORGE) run $@ $(ARGS)
+
+trajectories: build
+	$(ENVFORGE) trajectories $(ARGS)
 
 gc: build
 	$(ENVFORGE) gc
@@ -52,6 +63,7 @@ demo: build base-image
 	$(ENVFORGE) demo-conflict-remotes
 	$(ENVFORGE) run $(STAGES) $(ARGS)
 	$(ENVFORGE) status
+	$(ENVFORGE) review export
 	$(ENVFORGE) export
 	$(ENVFORGE) report
 

@@ -70,6 +70,12 @@ export interface Stage<I extends Item = Item> {
   configSections?: readonly string[];
   columns: Columns;
   key(item: I): string;
+  /**
+   * Optional: hand `run` every upstream row with the same group value at once, as one item
+   * `{ group, rows }` (rows ordered by key); `key` then receives that item. For stages whose
+   * unit of work spans rows (tiers merges the instances of a repository).
+   */
+  group?(row: Item): string;
   /** Checked once before any item runs; throws SetupError with one actionable message. */
   preflight?(ctx: StageContext): Promise<void>;
   run(item: I, ctx: StageContext): Promise<Outcome | Outcome[]>;

@@ -8,7 +8,9 @@ import { demoRemotesCommand } from './commands/demo-remotes.js';
 import { demoConflictRemotesCommand } from './commands/demo-conflict-remotes.js';
 import { gcCommand } from './commands/gc.js';
 import { exportCommand } from './commands/export.js';
+import { trajectoriesCommand } from './commands/trajectories.js';
 import { reportCommand } from './commands/report.js';
+import { reviewExportCommand, reviewImportCommand, reviewStatusCommand } from './commands/review.js';
 
 /** Every envforge command, declared in one place; each action is a plain async function. */
 export function buildProgram(graph: StageGraph, io: Io = processIo, signal?: AbortSignal): Command {
@@ -76,12 +78,50 @@ export function buildProgram(graph: StageGraph, io: Io = processIo, signal?: Abo
       await exportCommand(cmd.optsWithGlobals(), graph, io);
     });
 
+  const collect = (v: string, prev: string[] = []) => [...prev, v];
+  program
+    .command('trajectories')
+    .description('write the rollout trajectories as fine-tuning JSONL (OpenAI chat format with tool calls, ShareGPT), filtered')
+    .option('--out <dir>', 'target folder (default data/<dataset>/trajectories/)')
+    .option('--pass', 'only trajectories whose final environment passed')
+    .option('--fail', 'only trajectories that failed')
+    .option('--model <name>', 'only this model (repeatable)', collect)
+    .option('--instance <id>', 'only this instance (repeatable)', collect)
+    .option('--benchmark <name>', 'only envbench, enconda or setupbench (repeatable)', collect)
+    .action(async (_opts, cmd: Command) => {
+      await trajectoriesCommand(cmd.optsWithGlobals(), graph, io);
+    });
+
   program
     .command('report')
     .description('write report.html and report.md: funnel, distributions, sandbox time, LLM cost, changes since the previous run')
     .option('--out <dir>', 'target folder (default data/<dataset>/report/)')
     .action(async (_opts, cmd: Command) => {
       await reportCommand(cmd.optsWithGlobals(), graph, io);
+    });
+
+  const review = program.command('review').description('human review of validated injected errors (EnConda-Bench): export a file, import decisions, agreement');
+  review
+    .command('export')
+    .description('write one YAML entry per valid error (diff, evidence, LLM verdict, a decision to fill in)')
+    .option('--out <file>', 'target file (default data/<dataset>/review/review.yaml)')
+    .action(async (_opts, cmd: Command) => {
+      await reviewExportCommand(cmd.optsWithGlobals(), graph, io);
+    });
+  review
+    .command('import')
+    .description('read decisions (accept/reject) back, report the LLM↔human agreement, rerun review and tiers')
+    .argument('<file>', 'a review file (YAML, or JSONL with one entry per line)')
+    .option('--reviewer <name>', 'recorded with each decision')
+    .option('--no-rerun', 'only store the decisions')
+    .action(async (file: string, _opts, cmd: Command) => {
+      await reviewImportCommand(file, cmd.optsWithGlobals(), graph, io);
+    });
+  review
+    .command('status')
+    .description('errors surviving each step (inject → validate → review → tiers) and the LLM↔human agreement')
+    .action(async (_opts, cmd: Command) => {
+      await reviewStatusCommand(cmd.optsWithGlobals(), graph, io);
     });
 
   program

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { conflictsSection, locateSection, reproduceSection } from './conflict-sections.js';
+import { evaluateSection, rolloutSection } from './rollout-sections.js';
 
 /**
  * The run configuration. Every section is strict: an unknown key is an error, so a typo
@@ -215,6 +216,57 @@ export const injectSection = z.strictObject({
     .default({ instances: 2, types: [...ERROR_TYPES] }),
 });
 
+/** EnConda-Bench validation: run the injected README (and the original) in the sandbox. */
+export const validateSection = z.strictObject({
+  /** `executor`: the README's shell steps run literally (offline default); `weak-llm`: a weak model follows the README with a shell tool. */
+  validator: z.enum(['executor', 'weak-llm']).default('executor'),
+  /** Sandbox images by the checkout's build files: pom.xml / build.gradle(.kts) → jvm_image, else python_image. */
+  python_image: z.string().min(1).default('python'),
+  jvm_image: z.string().min(1).default('jvm'),
+  /** After a failing step: `continue` runs the rest (each error judged at its own step), `stop` ends the run. */
+  on_failure: z.enum(['continue', 'stop']).default('continue'),
+  step_timeout_seconds: z.number().positive().default(120),
+  /** Wall clock of one README run (one container); beyond it the instance is an infra_error. */
+  run_timeout_seconds: z.number().positive().default(900),
+  /** Output kept per step (head and tail). */
+  output_cap_bytes: z.number().int().min(256).default(8192),
+  weak_llm: z
+    .strictObject({
+      /** A name of [llm.models]: deliberately weak (EnConda-Bench: gpt-4.1-mini), so it does not repair errors. */
+      model: z.string().default(''),
+      max_steps: z.number().int().min(1).default(30),
+      /** Tokens (in + out) per trajectory; the loop stops there. */
+      max_tokens: z.number().int().min(1).default(200_000),
+      temperature: z.number().min(0).max(2).default(0),
+      /** The stage's spend in this dataset (the ledger's sum); not part of the fingerprint. */
+      max_usd: z.number().nonnegative().default(5),
+    })
+    .default({ model: '', max_steps: 30, max_tokens: 200_000, temperature: 0, max_usd: 5 }),
+});
+
+/** EnConda-Bench filtering: an LLM checks every valid error against fixed criteria; humans decide through `envforge review`. */
+export const reviewSection = z.strictObject({
+  /** A name of [llm.models]; empty: the LLM filter is off (`llm_review: skipped`) and every valid error awaits human review. */
+  model: z.string().default(''),
+  temperature: z.number().min(0).max(2).default(0),
+  /** The stage's spend in this dataset; not part of the fingerprint. */
+  max_usd: z.number().nonnegative().default(5),
+  /** Keep errors the LLM rejected until a human decides (true), or drop them at once (false). */
+  keep_llm_rejected_until_human: z.boolean().default(false),
+});
+
+const levelName = z.string().regex(/^level(?:[1-9]|10)$/, { message: 'expected level1 .. level10' });
+
+/** EnConda-Bench difficulty tiers: split instances into single errors and merge instances of a repository. */
+export const tiersSection = z.strictObject({
+  /** Emit `<instance>_only_E<k>` (the instance with every edit but those of type k reverted). */
+  split: z.boolean().default(true),
+  /** Emit `error_gen_<owner>_<repo>_error_readme_merge_k<N>` for N = 2 .. max_merge base instances. */
+  max_merge: z.number().int().min(1).default(10),
+  /** Level targets: at most this many instances of a level per repository (level1 .. level10; level10 = 10 or more errors). Absent: no cap. */
+  level_targets: z.record(levelName, z.number().int().nonnegative()).default({}),
+});
+
 export const configSchema = z.strictObject({
   dataset: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, { message: 'expected a name of letters, digits, ".", "_" or "-"' }),
   data_dir: z.string().min(1).default('data'),
@@ -228,10 +280,16 @@ export const configSchema = z.strictObject({
   readme: readmeSection.default(readmeSection.parse({})),
   llm: llmSection.default(llmSection.parse({})),
   inject: injectSection.default(injectSection.parse({})),
+  validate: validateSection.default(validateSection.parse({})),
+  review: reviewSection.default(reviewSection.parse({})),
+  tiers: tiersSection.default(tiersSection.parse({})),
   // SetupBench's dependency-conflict recipe (conflict-sections.ts): conflicts → locate → reproduce.
   conflicts: conflictsSection.optional(),
   locate: locateSection.default(locateSection.parse({})),
   reproduce: reproduceSection.default(reproduceSection.parse({})),
+  // Trajectories for training (rollout-sections.ts): evaluate, rollout.
+  evaluate: evaluateSection.default(evaluateSection.parse({})),
+  rollout: rolloutSection.default(rolloutSection.parse({})),
 });
 
 export type Config = z.infer<typeof configSchema>;
@@ -246,4 +304,7 @@ export type ReadmeSettings = z.infer<typeof readmeSection>;
 export type LlmSettings = z.infer<typeof llmSection>;
 export type LlmModelSettings = z.infer<typeof llmModelSection>;
 export type InjectSettings = z.infer<typeof injectSection>;
+export type ValidateSettings = z.infer<typeof validateSection>;
+export type ReviewSettings = z.infer<typeof reviewSection>;
+export type TiersSettings = z.infer<typeof tiersSection>;
 export type ErrorType = (typeof ERROR_TYPES)[number];

@@ -104,6 +104,14 @@ export function renderHtml(d: ReportData, svgs: Record<string, string>): string 
       .join('')}</table>`;
   }
   parts.push(llm + '</section>');
+  if (d.rollout?.length) {
+    const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
+    parts.push(
+      `<section><h2>Rollout per model</h2><table><tr><th>model</th><th>instances</th><th>trajectories</th><th>pass@1</th><th>pass@k</th><th>tokens / trajectory</th><th>turns / trajectory</th><th>cost</th><th>errors</th></tr>${d.rollout
+        .map((r) => `<tr><td><code>${h(r.model)}</code></td>${num(r.instances)}${num(r.trajectories)}${num(pct(r.pass_at_1))}${num(`${pct(r.pass_at_k)} (k=${r.k})`)}${num(Math.round(r.tokens_per_trajectory))}${num(r.turns_per_trajectory.toFixed(1))}${num(usd(r.cost_usd))}${num(r.errors)}</tr>`)
+        .join('')}</table></section>`,
+    );
+  }
 
   parts.push(
     `<section><h2>Changes since the previous run</h2><p class="note">Compared with ${h(d.changesSince)}. A change is a new status or reason for the same key.</p>` +

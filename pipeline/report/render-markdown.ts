@@ -67,6 +67,15 @@ export function renderMarkdown(d: ReportData, charts: Record<string, string>): s
     );
   }
 
+  if (d.rollout?.length) {
+    const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
+    out.push('## Rollout per model', '');
+    out.push(
+      t([['model', 'instances', 'trajectories', 'pass@1', 'pass@k', 'tokens / trajectory', 'turns / trajectory', 'cost', 'errors'], ...d.rollout.map((r) => [r.model, r.instances, r.trajectories, pct(r.pass_at_1), `${pct(r.pass_at_k)} (k=${r.k})`, Math.round(r.tokens_per_trajectory), r.turns_per_trajectory.toFixed(1), usd(r.cost_usd), r.errors])]),
+      '',
+    );
+  }
+
   out.push('## Changes since the previous run', '', `Compared with ${d.changesSince}.`, '');
   out.push(
     t([

@@ -7,6 +7,7 @@ import { diffStates, planChanges, type Snapshot, type StageChanges } from './cha
 import type { DatasetViews } from './dataset-views.js';
 import { datasetFunnel, funnelLine, funnelLines, type StageFunnel } from './funnel.js';
 import { llmUsage, type LlmUsage } from './llm-usage.js';
+import { rolloutModels, type RolloutModelLine } from './rollout-models.js';
 
 /**
  * Everything the report shows, gathered from the dataset's views in one pass; the HTML and
@@ -61,6 +62,8 @@ export interface ReportData {
   distributions: Distribution[];
   sandbox: SandboxTime;
   llm: LlmUsage[];
+  /** One line per model of the rollout stage (empty when it has not run). */
+  rollout?: RolloutModelLine[];
   changes: StageChanges[];
   changesSince: string;
   /** Written next to the report after it renders. */
@@ -87,6 +90,7 @@ export async function gatherReport(views: DatasetViews, reportDir: string): Prom
     distributions: await distributions(views),
     sandbox: await sandboxTime(views),
     llm: await llmUsage(views, 'all'),
+    rollout: await rolloutModels(views),
     changes: diffStates(orderedStages(views.graph).map((s) => s.name), plan.current, plan.previous, plan.label),
     changesSince: plan.label,
     snapshot: plan.next,

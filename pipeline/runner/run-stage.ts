@@ -171,7 +171,18 @@ async function readCandidates(stage: Stage, env: RunEnv, ctx: StageContext): Pro
           `"${env.store.layout.dataset}": run \`envforge run ${upstream.name}\` first`,
       );
     }
-    items.push(...(await env.store.latestRows(upstream, `status = 'accepted'`)));
+    const rows = await env.store.latestRows(upstream, `status = 'accepted'`);
+    if (stage.group) {
+      // One item per group of upstream rows (Stage.group), in key order.
+      const groups = new Map<string, Item[]>();
+      for (const r of rows) {
+        const g = stage.group(r);
+        groups.set(g, [...(groups.get(g) ?? []), r]);
+      }
+      for (const [group, members] of groups) items.push({ group, rows: members });
+    } else {
+      items.push(...rows);
+    }
   } else {
     const source = findSource(env.graph, stage.input);
     if (!source) throw new SetupError(`stage ${stage.name}: unknown input "${stage.input}"`);
@@ -196,7 +207,9 @@ async function readCandidates(stage: Stage, env: RunEnv, ctx: StageContext): Pro
 }
 
 function inputHash(item: Item): string {
-  const content = Object.fromEntries(Object.entries(item).filter(([k]) => !PROVENANCE_COLUMNS.has(k)));
+  const strip = (r: Item) => Object.fromEntries(Object.entries(r).filter(([k]) => !PROVENANCE_COLUMNS.has(k)));
+  // A group's hash covers its rows' content, not when they were written.
+  const content = Array.isArray(item.rows) && 'group' in item ? { group: item.group, rows: (item.rows as Item[]).map(strip) } : strip(item);
   return sha256(stableStringify(content)).slice(0, 16);
 }
 

@@ -145,7 +145,7 @@ export async function runContainer(docker: Docker, spec: RunSpec): Promise<RunRe
       await withTimeout(ended, 5000, 'reading the output').catch(() => {});
     }
     const state = await container.inspect().catch(() => undefined);
-    const files = spec.collect && !timedOut && !aborted ? await collect(container, spec.collect) : new Map<string, Buffer>();
+    const files = spec.collect && !timedOut && !aborted ? await collectFiles(container, spec.collect) : new Map<string, Buffer>();
     return {
       exitCode: timedOut || aborted || !status ? null : status.StatusCode,
       timedOut,
@@ -165,7 +165,8 @@ export async function runContainer(docker: Docker, spec: RunSpec): Promise<RunRe
   }
 }
 
-async function collect(container: Docker.Container, path: string): Promise<Map<string, Buffer>> {
+/** Read a folder of small result files back from a container (absent folder: no files). */
+export async function collectFiles(container: Docker.Container, path: string): Promise<Map<string, Buffer>> {
   const files = new Map<string, Buffer>();
   let tar: NodeJS.ReadableStream;
   try {

@@ -4,6 +4,7 @@ import type { SandboxSettings } from '../config/schema.js';
 import { packageRoot } from '../package-root.js';
 import type { StageContext } from '../stage.js';
 import { runContainer, type RunResult, type RunSpec } from './container-run.js';
+import { openSession, type ContainerSession, type SessionSpec } from './container-session.js';
 import { assertEngine, connectEngine } from './engine.js';
 import { ensureImage, type BuiltImage } from './images.js';
 
@@ -16,7 +17,13 @@ export interface Sandbox {
   check(): Promise<void>;
   image(name: string): Promise<BuiltImage>;
   run(spec: StageRunSpec): Promise<RunResult>;
+  /** A long-lived container for many commands (an agent's shell); the caller must `close()` it. */
+  session(spec: StageSessionSpec): Promise<ContainerSession>;
 }
+
+export type StageSessionSpec = Pick<SessionSpec, 'image' | 'copies' | 'files' | 'workdir' | 'env' | 'maxLifetimeMs'> & {
+  key: string;
+};
 
 export type StageRunSpec = Pick<RunSpec, 'image' | 'cmd' | 'copies' | 'files' | 'workdir' | 'env' | 'timeoutMs' | 'collect'> & {
   key: string;
@@ -46,6 +53,19 @@ export function sandboxFor(ctx: StageContext, stage: string): Sandbox {
       }),
     run: (spec) =>
       runContainer(d, {
+        ...spec,
+        memoryMb: s.memory_mb,
+        cpus: s.cpus,
+        pids: s.pids,
+        network: s.network,
+        caBundle: s.ca_bundle || undefined,
+        createTimeoutMs: s.create_timeout_seconds * 1000,
+        logCap: s.log_cap_bytes,
+        labels: { 'dev.envforge.stage': stage, 'dev.envforge.dataset': ctx.dataset, 'dev.envforge.key': spec.key },
+        signal: ctx.signal,
+      }),
+    session: (spec) =>
+      openSession(d, {
         ...spec,
         memoryMb: s.memory_mb,
         cpus: s.cpus,

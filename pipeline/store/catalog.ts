@@ -4,6 +4,7 @@ import { stageHasParts, type Layout } from './layout.js';
 import { historySql, latestSql, type StageShape } from './artifact-store.js';
 import { SetupError } from '../errors.js';
 import { ledgerSql } from './ledger.js';
+import { decisionsSql } from './review-decisions.js';
 
 /**
  * `data/<dataset>/catalog.duckdb`: one view per stage (latest row per key) and one
@@ -25,5 +26,7 @@ export async function openCatalog(layout: Layout, stages: readonly StageShape[])
   }
   // Every LLM call of the dataset (pipeline/llm), cache hits included.
   await duck.exec(`CREATE OR REPLACE VIEW llm_ledger AS ${ledgerSql(layout)}`);
+  // Human review decisions (`envforge review import`), latest per error.
+  await duck.exec(`CREATE OR REPLACE VIEW review_decisions AS ${decisionsSql(layout)}`);
   return duck;
 }

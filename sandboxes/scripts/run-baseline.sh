@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # The baseline driver inside the sandbox: run the deterministic setup script for the family,
 # then the metric in the environment the script left behind. Results go to /envforge/out.
-#   usage: run-baseline.sh python|jvm
+#   usage: run-baseline.sh python|jvm [SETUP_SCRIPT]
+# SETUP_SCRIPT (default /envforge/<family>-setup.sh) is sourced as the setup: the evaluate stage
+# passes a benchmark's script, the rollout session-env.sh (the agent's saved shell state).
 family=$1
+setup=${2:-/envforge/$family-setup.sh}
 out=/envforge/out
 mkdir -p "$out"
 cd /repo || exit 90
@@ -22,8 +25,8 @@ bash -c '
     } > /envforge/out/state
   }
   trap save EXIT
-  cd /repo && source /envforge/'"$family"'-setup.sh
-' 2>&1 | tee "$out/setup.log"
+  cd /repo && source "$0"
+' "$setup" 2>&1 | tee "$out/setup.log"
 
 source "$out/state"
 export PATH VIRTUAL_ENV JAVA_HOME

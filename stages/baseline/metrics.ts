@@ -37,3 +37,52 @@ export function keyValues(text: string): Record<string, string> {
   }
   return out;
 }
+
+/** What the driver (sandboxes/scripts/run-baseline.sh) left in /envforge/out, read once for baseline and evaluate. */
+export interface DriverOutput {
+  /** The setup's exit code; undefined when the driver wrote no state (it never finished). */
+  setupExit: number | undefined;
+  metricExit: number | null;
+  /** The metric ran: Python's pyright JSON or the JVM build log exists. */
+  metricRan: boolean;
+  issues: number | null;
+  missingModules: string[] | null;
+  buildTool: BuildTool | null;
+  /** pyright's JSON document (Python), as EnvBench's result records it. */
+  pyright: Record<string, unknown> | null;
+  /** The JVM build log (EnvBench's diagnostic_log). */
+  diagnosticLog: string | null;
+  /** Set when pyright's JSON is not usable (an infra failure, not a result). */
+  metricProblem: string | null;
+}
+
+export function readDriverOutput(files: Map<string, Buffer>, family: string): DriverOutput {
+  const state = keyValues(files.get('state')?.toString('utf8') ?? '');
+  const metric = keyValues(files.get('metric')?.toString('utf8') ?? '');
+  const out: DriverOutput = {
+    setupExit: state.SETUP_EXIT === undefined ? undefined : Number(state.SETUP_EXIT),
+    metricExit: metric.METRIC_EXIT !== undefined ? Number(metric.METRIC_EXIT) : null,
+    metricRan: false,
+    issues: null,
+    missingModules: null,
+    buildTool: null,
+    pyright: null,
+    diagnosticLog: null,
+    metricProblem: null,
+  };
+  if (out.setupExit !== 0) return out;
+  if (family === 'python') {
+    const json = files.get('pyright.json')?.toString('utf8') ?? '';
+    try {
+      const m = pyrightMissingImports(json);
+      Object.assign(out, { metricRan: true, issues: m.issues, missingModules: m.missingModules, pyright: JSON.parse(json) as Record<string, unknown> });
+    } catch (err) {
+      out.metricProblem = `pyright gave no usable JSON: ${(err as Error).message}`;
+    }
+  } else {
+    const tool = (metric.BUILD_TOOL ?? 'none') as BuildTool;
+    const log = files.get('build.log')?.toString('utf8') ?? '';
+    Object.assign(out, { metricRan: metric.METRIC_EXIT !== undefined, buildTool: tool, diagnosticLog: log, issues: jvmBuildIssues(log, tool) });
+  }
+  return out;
+}

@@ -22,11 +22,13 @@ export type Step =
   /** An error status with OpenAI's error body; `retryAfter` (seconds) sets the retry-after header. */
   | { status: number; message?: string; retryAfter?: number; retryAfterMs?: number }
   /** A 200 whose body is this text verbatim (e.g. truncated JSON). */
-  | { rawBody: string; contentType?: string };
+  | { rawBody: string; contentType?: string }
+  /** An assistant message that calls tools (finish_reason `tool_calls`); `arguments` is the JSON text. */
+  | { toolCalls: { id?: string; name: string; arguments: string }[]; content?: string | null; usage?: Usage | null };
 
 export interface ChatBody {
   model: string;
-  messages: { role: string; content: string }[];
+  messages: { role: string; content: string; tool_call_id?: string; tool_calls?: unknown[] }[];
   temperature?: number;
   max_tokens?: number;
   seed?: number;
@@ -110,6 +112,22 @@ export async function openAiServer(opts: OpenAiServerOptions = {}): Promise<Open
     if ('rawBody' in step) {
       res.writeHead(200, { 'Content-Type': step.contentType ?? 'application/json' });
       res.end(step.rawBody);
+      return;
+    }
+    if ('toolCalls' in step) {
+      const calls = step.toolCalls.map((c, i) => ({ id: c.id ?? `call_${n}_${i}`, type: 'function', function: { name: c.name, arguments: c.arguments } }));
+      const tusage = step.usage === undefined ? defaultUsage(body, JSON.stringify(calls)) : step.usage;
+      res.writeHead(200, { 'Content-Type': 'application/json', 'x-request-id': `req_${n}` });
+      res.end(
+        JSON.stringify({
+          id: `chatcmpl-test-${n}`,
+          object: 'chat.completion',
+          created: 1_718_000_000 + n,
+          model: body.model,
+          choices: [{ index: 0, message: { role: 'assistant', content: step.content ?? null, refusal: null, tool_calls: calls }, logprobs: null, finish_reason: 'tool_calls' }],
+          ...(tusage ? { usage: { ...tusage, total_tokens: tusage.prompt_tokens + tusage.completion_tokens } } : {}),
+        }),
+      );
       return;
     }
     const usage = step.usage === undefined ? defaultUsage(body, step.content) : step.usage;

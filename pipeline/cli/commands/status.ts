@@ -19,7 +19,8 @@ export async function statusCommand(opts: GlobalOptions, graph: StageGraph, io: 
     for (const f of await datasetFunnel(views)) {
       let stale = 0;
       const up = findStage(graph, f.input);
-      if (up && f.ran) {
+      // A grouping stage's (Stage.group) inputs are groups of upstream rows, not upstream keys.
+      if (up && f.ran && !findStage(graph, f.stage)?.group) {
         const [s] = await views.duck.all(
           `SELECT count(*) AS n FROM ${sqlIdent(f.stage)} WHERE input_key NOT IN (SELECT key FROM ${sqlIdent(up.name)} WHERE status = 'accepted')`,
         );
