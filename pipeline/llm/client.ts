@@ -21,17 +21,35 @@ import { readCached, writeCached, type CachedResponse } from './response-cache.j
  * the answer is not the JSON asked for.
  */
 
+export interface ToolCall {
+  id: string;
+  type: 'function';
+  function: { name: string; arguments: string };
+}
+
+/** OpenAI chat messages, tool calls and tool results included (agents, the weak-llm validator). */
 export interface ChatMessage {
-  role: 'system' | 'user' | 'assistant';
-  content: string;
+  role: 'system' | 'user' | 'assistant' | 'tool';
+  content: string | null;
+  tool_calls?: ToolCall[];
+  tool_call_id?: string;
+}
+
+export interface AssistantMessage {
+  role: 'assistant';
+  content: string | null;
+  tool_calls?: ToolCall[];
 }
 
 export interface ChatRequest {
   /** A model name of `[llm.models]`. */
   model: string;
-  messages: ChatMessage[];
+  messages: readonly (ChatMessage | Record<string, unknown>)[];
   temperature?: number;
   seed?: number;
+  /** Function tools offered to the model (OpenAI `tools`). */
+  tools?: readonly unknown[];
+  tool_choice?: 'auto' | 'none' | 'required';
 }
 
 /** Who a call is for: recorded in the ledger. */
@@ -41,6 +59,10 @@ export interface CallMeta {
 
 export interface ChatAnswer {
   text: string;
+  /** The assistant message itself: its text and any tool calls. */
+  message: AssistantMessage;
+  finish_reason: string | null;
+  latency_ms: number;
   cached: boolean;
   prompt_hash: string;
   tokens_in: number;
@@ -131,7 +153,8 @@ export class LlmClient {
           error: null,
           created_at: timestampText(new Date()),
         });
-        return { text: hit.text, cached: true, prompt_hash: promptHash, tokens_in: hit.tokens_in, tokens_out: hit.tokens_out, cost_usd: 0 };
+        const message = hit.message ?? { role: 'assistant' as const, content: hit.text };
+        return { text: hit.text, message, finish_reason: hit.finish_reason, latency_ms: 0, cached: true, prompt_hash: promptHash, tokens_in: hit.tokens_in, tokens_out: hit.tokens_out, cost_usd: 0 };
       }
     }
 
@@ -156,10 +179,18 @@ export class LlmClient {
         const choice = completion.choices?.[0];
         if (!choice || !completion.choices) throw new LlmCallError(`${m.name}: the response has no choices`, 200);
         const text = choice.message?.content ?? '';
+        const calls = (choice.message?.tool_calls ?? []).filter((c) => c.type === 'function');
+        const message: AssistantMessage = {
+          role: 'assistant',
+          content: choice.message?.content ?? null,
+          ...(calls.length > 0
+            ? { tool_calls: calls.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.function.name, arguments: c.function.arguments } })) }
+            : {}),
+        };
         const usage = completion.usage;
         const estimated = !usage || typeof usage.prompt_tokens !== 'number' || typeof usage.completion_tokens !== 'number';
         const tokensIn = estimated ? estimateTokens(stableStringify(body.messages)) : usage.prompt_tokens;
-        const tokensOut = estimated ? estimateTokens(text) : usage.completion_tokens;
+        const tokensOut = estimated ? estimateTokens(text || JSON.stringify(message.tool_calls ?? [])) : usage.completion_tokens;
         const cost = costUsd(m, tokensIn, tokensOut);
         this.ledger.add({
           ...base,
@@ -175,8 +206,10 @@ export class LlmClient {
           error: null,
           created_at: timestampText(new Date()),
         });
+        const latency = Date.now() - t0;
         const response: CachedResponse = {
           text,
+          ...(message.tool_calls ? { message } : {}),
           finish_reason: choice.finish_reason ?? null,
           tokens_in: tokensIn,
           tokens_out: tokensOut,
@@ -185,7 +218,7 @@ export class LlmClient {
           created_at: new Date().toISOString(),
         };
         if (this.settings.cache) await writeCached(this.o.cacheDir, cacheKey, body, response);
-        return { text, cached: false, prompt_hash: promptHash, tokens_in: tokensIn, tokens_out: tokensOut, cost_usd: cost };
+        return { text, message, finish_reason: choice.finish_reason ?? null, latency_ms: latency, cached: false, prompt_hash: promptHash, tokens_in: tokensIn, tokens_out: tokensOut, cost_usd: cost };
       } catch (err) {
         if (err instanceof APIUserAbortError || this.o.signal?.aborted) {
           this.record(base, 'aborted', undefined, attempts, t0, 'aborted');
@@ -288,10 +321,11 @@ export class LlmClient {
 }
 
 /** The body sent to /v1/chat/completions; everything in it is part of the cache key. */
-function requestBody(m: ModelEndpoint, req: ChatRequest): Record<string, unknown> & { messages: ChatMessage[] } {
+function requestBody(m: ModelEndpoint, req: ChatRequest): Record<string, unknown> & { messages: ChatRequest['messages'] } {
   return {
     model: m.settings.model,
     messages: req.messages,
+    ...(req.tools ? { tools: req.tools, tool_choice: req.tool_choice ?? 'auto' } : {}),
     max_tokens: m.settings.max_tokens,
     ...(req.temperature !== undefined ? { temperature: req.temperature } : {}),
     ...(req.seed !== undefined ? { seed: req.seed } : {}),

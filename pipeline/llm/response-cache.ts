@@ -9,6 +9,8 @@ import { randomBytes } from 'node:crypto';
  */
 export interface CachedResponse {
   text: string;
+  /** The assistant message when it carried tool calls (text alone cannot hold them). */
+  message?: { role: 'assistant'; content: string | null; tool_calls?: { id: string; type: 'function'; function: { name: string; arguments: string } }[] };
   finish_reason: string | null;
   tokens_in: number;
   tokens_out: number;

@@ -88,16 +88,12 @@ export async function runAgent(ctx: StageContext, prompt: Message[], shell: Shel
       run.stop = 'max_wall';
       break;
     }
-    const body = {
-      model: o.model.settings.model,
-      messages: run.messages,
-      tools: [RUN_SHELL_TOOL],
-      tool_choice: 'auto',
-      max_tokens: o.model.settings.max_tokens,
-      temperature: o.temperature,
-      seed: o.seed,
-    };
-    const res = await callWithTools(ctx, o.model, body, { stage: o.stage, key: o.key, maxUsd: o.maxUsd });
+    const res = await callWithTools(
+      ctx,
+      o.model,
+      { messages: run.messages, tools: [RUN_SHELL_TOOL], temperature: o.temperature, seed: o.seed },
+      { stage: o.stage, key: o.key, maxUsd: o.maxUsd },
+    );
     run.calls++;
     if (res.cached) run.cached_calls++;
     run.tokens_in += res.tokens_in;

@@ -1,10 +1,5 @@
-import OpenAI from 'openai';
-import { sha256, stableStringify } from '../../pipeline/config/fingerprint.js';
-import { BudgetExceeded, LlmCallError } from '../../pipeline/llm/client.js';
-import { costUsd, modelEndpoint } from '../../pipeline/llm/models.js';
-import { readCached, writeCached } from '../../pipeline/llm/response-cache.js';
-import { redact } from '../../pipeline/log/secrets.js';
-import { timestampText } from '../../pipeline/runner/cells.js';
+import { LlmCallError, LlmClient } from '../../pipeline/llm/client.js';
+import { modelEndpoint } from '../../pipeline/llm/models.js';
 import type { StageContext } from '../../pipeline/stage.js';
 import type { Edit } from '../inject/edits.js';
 import type { StepResult } from './executor.js';
@@ -18,10 +13,9 @@ import { classifyStep, type PlannedStep } from './step-plan.js';
  * stored; the validity rule is the executor's, with "the error's step" being a command of the
  * trajectory that runs the edited text.
  *
- * The OpenAI-compatible call (tools) is made here with pipeline/llm's parts: endpoint and key
- * from `[llm.models]`, the response cache (keyed by the full request, so a rerun replays the
- * same trajectory without calls), the ledger (every call, cache hits at zero cost), the stage
- * budget, and the SDK's retries (llm.max_retries) on 429/5xx.
+ * Calls go through pipeline/llm's client: the response cache (keyed by the full request, so a
+ * rerun replays the same trajectory without calls), the ledger (every call, cache hits at zero
+ * cost), the stage budget, and retries on 429/5xx.
  *
  * Commands run through the literal executor: each tool call runs one container that replays the
  * trajectory's earlier commands and then the new one, so the working directory, exported
@@ -84,9 +78,8 @@ export function weakLlmPrompt(readme: string, docPath: string): { role: 'system'
 type Msg = Record<string, unknown>;
 
 export async function runWeakLlm(ctx: StageContext, readme: string, docPath: string, o: WeakLlmOptions): Promise<WeakLlmResult> {
-  const m = modelEndpoint(ctx.config, o.model);
-  const settings = ctx.config.config.llm;
-  const sdk = new OpenAI({ baseURL: m.settings.base_url, apiKey: m.settings.api_key || 'no-key', maxRetries: settings.max_retries });
+  modelEndpoint(ctx.config, o.model); // a ConfigError names an undefined model before any work
+  const client = LlmClient.forStage(ctx, 'validate', o.maxUsd);
   const messages: Msg[] = weakLlmPrompt(readme, docPath);
   const trajectory: TrajectoryStep[] = [];
   const plan: PlannedStep[] = [];
@@ -97,15 +90,12 @@ export async function runWeakLlm(ctx: StageContext, readme: string, docPath: str
       result.stop = 'max_tokens';
       break;
     }
-    const body = {
-      model: m.settings.model,
-      messages,
-      tools: [RUN_SHELL_TOOL],
-      tool_choice: 'auto',
-      max_tokens: m.settings.max_tokens,
-      temperature: o.temperature,
-    };
-    const message = await call(ctx, sdk, m, body, o, result);
+    const answer = await client.complete({ model: o.model, messages, tools: [RUN_SHELL_TOOL], tool_choice: 'auto', temperature: o.temperature }, { key: o.key });
+    result.calls++;
+    result.tokens_in += answer.tokens_in;
+    result.tokens_out += answer.tokens_out;
+    result.cost_usd += answer.cost_usd;
+    const message = answer.message;
     const calls = (message.tool_calls ?? []).filter((c) => c.type === 'function' && c.function.name === 'run_shell');
     messages.push({ role: 'assistant', content: message.content ?? null, ...(message.tool_calls?.length ? { tool_calls: message.tool_calls } : {}) });
     if (calls.length === 0) {
@@ -114,7 +104,6 @@ export async function runWeakLlm(ctx: StageContext, readme: string, docPath: str
       break;
     }
     for (const c of calls) {
-      if (c.type !== 'function') continue;
       let command = '';
       try {
         command = String((JSON.parse(c.function.arguments) as { command?: unknown }).command ?? '');
@@ -140,55 +129,6 @@ export async function runWeakLlm(ctx: StageContext, readme: string, docPath: str
     }
   }
   return result;
-}
-
-type ToolMessage = OpenAI.ChatCompletionMessage;
-
-async function call(ctx: StageContext, sdk: OpenAI, m: ReturnType<typeof modelEndpoint>, body: Record<string, unknown>, o: WeakLlmOptions, totals: WeakLlmResult): Promise<ToolMessage> {
-  const promptHash = sha256(stableStringify(body));
-  const cacheKey = sha256(stableStringify({ base_url: m.settings.base_url, body }));
-  const base = { stage: 'validate', key: o.key, model: m.name, model_id: m.settings.model, base_url: m.publicUrl, prompt_hash: promptHash };
-  const useCache = ctx.config.config.llm.cache;
-  totals.calls++;
-  if (useCache) {
-    const hit = await readCached(ctx.cacheDir, cacheKey);
-    if (hit) {
-      ctx.ledger?.add({ ...base, cached: true, outcome: 'ok', http_status: null, attempts: 0, tokens_in: hit.tokens_in, tokens_out: hit.tokens_out, tokens_estimated: hit.tokens_estimated, latency_ms: 0, cost_usd: 0, error: null, created_at: timestampText(new Date()) });
-      totals.tokens_in += hit.tokens_in;
-      totals.tokens_out += hit.tokens_out;
-      return JSON.parse(hit.text) as ToolMessage;
-    }
-  }
-  const spent = ctx.ledger?.spent('validate') ?? 0;
-  if (spent >= o.maxUsd) throw new BudgetExceeded(`validate: budget reached: $${spent.toFixed(4)} spent of validate.weak_llm.max_usd $${o.maxUsd} in this dataset`);
-  const t0 = Date.now();
-  let completion: OpenAI.ChatCompletion;
-  try {
-    completion = await sdk.chat.completions.create(body as unknown as OpenAI.ChatCompletionCreateParamsNonStreaming, {
-      signal: ctx.signal,
-      timeout: m.settings.timeout_seconds * 1000,
-    });
-  } catch (err) {
-    const message = redact(`${m.name} (${m.publicUrl}): ${err instanceof Error ? err.message : String(err)}`).slice(0, 400);
-    ctx.ledger?.add({ ...base, cached: false, outcome: 'http_error', http_status: (err as { status?: number }).status ?? null, attempts: 1, tokens_in: null, tokens_out: null, tokens_estimated: false, latency_ms: Date.now() - t0, cost_usd: 0, error: message, created_at: timestampText(new Date()) });
-    if (ctx.signal.aborted) throw err;
-    throw new LlmCallError(message, (err as { status?: number }).status);
-  }
-  const choice = completion.choices?.[0];
-  if (!choice) throw new LlmCallError(`${m.name}: the response has no choices`, 200);
-  const text = JSON.stringify({ role: 'assistant', content: choice.message.content ?? null, ...(choice.message.tool_calls?.length ? { tool_calls: choice.message.tool_calls } : {}) });
-  const estimated = !completion.usage;
-  const tokensIn = completion.usage?.prompt_tokens ?? Math.ceil(stableStringify(body.messages).length / 4);
-  const tokensOut = completion.usage?.completion_tokens ?? Math.ceil(text.length / 4);
-  const cost = costUsd(m, tokensIn, tokensOut);
-  ctx.ledger?.add({ ...base, cached: false, outcome: 'ok', http_status: 200, attempts: 1, tokens_in: tokensIn, tokens_out: tokensOut, tokens_estimated: estimated, latency_ms: Date.now() - t0, cost_usd: cost, error: null, created_at: timestampText(new Date()) });
-  totals.tokens_in += tokensIn;
-  totals.tokens_out += tokensOut;
-  totals.cost_usd += cost;
-  if (useCache) {
-    await writeCached(ctx.cacheDir, cacheKey, body, { text, finish_reason: choice.finish_reason ?? null, tokens_in: tokensIn, tokens_out: tokensOut, tokens_estimated: estimated, served_model: completion.model ?? null, created_at: new Date().toISOString() });
-  }
-  return JSON.parse(text) as ToolMessage;
 }
 
 /** Whether a trajectory command runs the edited text of an error (one of its injected lines). */
