@@ -5,7 +5,7 @@ import { SandboxError } from '../../pipeline/sandbox/container-run.js';
 import { sandboxFor, scriptsDir } from '../../pipeline/sandbox/sandbox.js';
 import { accept, fail, reject, type Cells, type Columns, type Item, type Stage } from '../../pipeline/stage.js';
 import { clonesRoot } from '../clone/index.js';
-import { jvmBuildIssues, keyValues, pyrightMissingImports, type BuildTool } from './metrics.js';
+import { readDriverOutput } from './metrics.js';
 
 /**
  * baseline: EnvBench's "not trivially configurable" filter. The deterministic setup script and
@@ -102,31 +102,18 @@ export const baselineStage: Stage<Item> = {
     if (res.timedOut) {
       return fail('timeout', `no result within ${s.timeout_seconds} s (baseline.timeout_seconds)`, { ...cells, failure_class: 'infra', exit_code: -127 });
     }
-    const state = keyValues(res.files.get('state')?.toString('utf8') ?? '');
-    if (state.SETUP_EXIT === undefined) {
+    const d = readDriverOutput(res.files, family);
+    if (d.setupExit === undefined) {
       const why = res.oomKilled ? `killed at the memory limit (sandbox.memory_mb)` : `the driver wrote no result (container exit ${res.exitCode})`;
       return fail(res.oomKilled ? 'oom' : 'infra_no_result', why, { ...cells, failure_class: 'infra', exit_code: -999 });
     }
-    const setupExit = Number(state.SETUP_EXIT);
-    cells.exit_code = setupExit;
-    if (setupExit !== 0) return accept({ ...cells, failure_class: 'setup' });
-
-    const metric = keyValues(res.files.get('metric')?.toString('utf8') ?? '');
-    cells.metric_exit_code = metric.METRIC_EXIT !== undefined ? Number(metric.METRIC_EXIT) : null;
-    let issues: number;
-    if (family === 'python') {
-      try {
-        const m = pyrightMissingImports(res.files.get('pyright.json')?.toString('utf8') ?? '');
-        issues = m.issues;
-        cells.missing_modules = m.missingModules;
-      } catch (err) {
-        return fail('metric_unreadable', `pyright gave no usable JSON: ${(err as Error).message}`, { ...cells, failure_class: 'infra' });
-      }
-    } else {
-      const tool = (metric.BUILD_TOOL ?? 'none') as BuildTool;
-      cells.build_tool = tool;
-      issues = jvmBuildIssues(res.files.get('build.log')?.toString('utf8') ?? '', tool);
-    }
+    cells.exit_code = d.setupExit;
+    if (d.setupExit !== 0) return accept({ ...cells, failure_class: 'setup' });
+    cells.metric_exit_code = d.metricExit;
+    if (d.metricProblem !== null) return fail('metric_unreadable', d.metricProblem, { ...cells, failure_class: 'infra' });
+    if (family === 'python') cells.missing_modules = d.missingModules;
+    else cells.build_tool = d.buildTool;
+    const issues = d.issues ?? 0;
     cells.issues_count = issues;
     if (issues === 0) {
       return reject('trivially_configurable', `the deterministic script configured it: setup exit 0 and 0 issues`, { ...cells });
