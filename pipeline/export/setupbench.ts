@@ -13,7 +13,6 @@ import { missingStages, type ExportedRecipe, type RecipeExporter, type SkippedRe
  */
 
 export const SETUPBENCH_STAGES = ['conflicts', 'locate', 'reproduce'] as const;
-export const ECOSYSTEMS = ['npm-peer-dep', 'npm-eresolve', 'pip-conflict', 'poetry-conflict', 'bundler-compat'] as const;
 
 /** The published field list, in order. */
 export const SETUPBENCH_FIELDS = [
@@ -22,7 +21,8 @@ export const SETUPBENCH_FIELDS = [
 ] as const;
 
 export const setupbenchRecord = z.strictObject({
-  ecosystem: z.enum(ECOSYSTEMS),
+  // The reference's five plus any added in config ([conflicts.ecosystems.<name>]): same name rule.
+  ecosystem: z.string().regex(/^[a-z0-9][a-z0-9._-]*$/),
   repo: z.string().regex(/^[^/\s]+\/[^/\s]+$/),
   issue_number: z.number().int().positive(),
   issue_url: z.string().url(),
