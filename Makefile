@@ -3,7 +3,7 @@ CONFIG ?= configs/demo.toml
 DATASET ?=
 ARGS ?=
 ENVFORGE = node bin/envforge.js --config $(CONFIG) $(if $(DATASET),--dataset $(DATASET))
-STAGES = search clone inspect baseline readme inject validate review tiers conflicts locate reproduce
+STAGES = search clone inspect baseline readme inject validate review tiers conflicts locate reproduce evaluate
 
 .PHONY: install build demo test status bench clean-demo engine base-image gc export report trajectories $(STAGES) evaluate rollout
 
