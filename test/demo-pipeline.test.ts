@@ -1,5 +1,5 @@
 import { resolve, join } from 'node:path';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GRAPH } from '../pipeline/graph.js';
 import { buildLocalRemotes } from '../pipeline/git/local-remotes.js';
@@ -61,6 +61,19 @@ describe('the demo pipeline on the committed samples', () => {
       { key: 'popular/django-plugin', reason: 'repo_unavailable' },
       { key: 'thresholds/exactly-2024', reason: 'repo_unavailable' },
     ]);
+  });
+
+  it('pins the evaluate sample to the revisions the demo templates produce', async () => {
+    // Template commits are deterministic (fixed author and date), so a template edit changes
+    // its SHA: the committed scripts sample must follow, or `make demo`'s evaluate breaks.
+    const sample = readFileSync(resolve('data/samples/evaluate/scripts.jsonl'), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { repository: string; revision: string });
+    const rows = await sqlCommand(`select key, revision from clone where status = 'accepted'`, { config }, GRAPH, io);
+    const cloned = new Map(rows.map((r) => [String(r.key), String(r.revision)]));
+    expect(sample.length).toBeGreaterThan(0);
+    for (const s of sample) expect(cloned.get(s.repository), s.repository).toBe(s.revision);
   });
 
   it('does no work on a rerun', async () => {
