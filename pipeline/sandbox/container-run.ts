@@ -58,20 +58,26 @@ export class SandboxError extends Error {
 export const CA_PATH = '/etc/envforge/ca-bundle.crt';
 export const LABEL = 'dev.envforge';
 
-export async function runContainer(docker: Docker, spec: RunSpec): Promise<RunResult> {
+/** Options every sandbox container is created with, whether it runs one command or a session. */
+export type ContainerBase = Pick<RunSpec, 'image' | 'workdir' | 'env' | 'memoryMb' | 'cpus' | 'pids' | 'network' | 'caBundle' | 'createTimeoutMs' | 'labels'>;
+
+/**
+ * Create a container with the sandbox's settings: limits, no privileges, no host mounts but the
+ * CA bundle (exported to pip, requests, node, curl, git and OpenSSL), the gc label. A failure
+ * (engine, image, timeout) is a SandboxError of the `create` phase.
+ */
+export async function createSandboxContainer(docker: Docker, spec: ContainerBase, cmd: string[], labels: Record<string, string> = {}): Promise<Docker.Container> {
   const caEnv = spec.caBundle
     ? { SSL_CERT_FILE: CA_PATH, NODE_EXTRA_CA_CERTS: CA_PATH, PIP_CERT: CA_PATH, REQUESTS_CA_BUNDLE: CA_PATH, CURL_CA_BUNDLE: CA_PATH, GIT_SSL_CAINFO: CA_PATH }
     : {};
-  const env = Object.entries({ ...caEnv, ...spec.env }).map(([k, v]) => `${k}=${v}`);
-  let container: Docker.Container;
   try {
-    container = await withTimeout(
+    return await withTimeout(
       docker.createContainer({
         Image: spec.image,
-        Cmd: spec.cmd,
+        Cmd: cmd,
         WorkingDir: spec.workdir,
-        Env: env,
-        Labels: { [LABEL]: '1', ...spec.labels },
+        Env: Object.entries({ ...caEnv, ...spec.env }).map(([k, v]) => `${k}=${v}`),
+        Labels: { [LABEL]: '1', ...labels, ...spec.labels },
         AttachStdout: true,
         AttachStderr: true,
         Tty: false,
@@ -92,7 +98,10 @@ export async function runContainer(docker: Docker, spec: RunSpec): Promise<RunRe
   } catch (err) {
     throw new SandboxError('create', messageOf(err));
   }
+}
 
+export async function runContainer(docker: Docker, spec: RunSpec): Promise<RunResult> {
+  const container = await createSandboxContainer(docker, spec, spec.cmd);
   const log = new CappedLog(spec.logCap);
   let timedOut = false;
   let aborted = false;
@@ -198,7 +207,7 @@ export async function collectFiles(container: Docker.Container, path: string): P
   return files;
 }
 
-function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+export function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
   let t: NodeJS.Timeout;
   return Promise.race([
     p.finally(() => clearTimeout(t)),

@@ -2,7 +2,7 @@ import type Docker from 'dockerode';
 import { PassThrough } from 'node:stream';
 import { messageOf } from '../errors.js';
 import { CappedLog } from './capped-log.js';
-import { CA_PATH, LABEL, SandboxError, collectFiles, type RunSpec } from './container-run.js';
+import { SandboxError, collectFiles, createSandboxContainer, type RunSpec } from './container-run.js';
 import { archive, type ArchiveFile } from './repo-archive.js';
 
 /**
@@ -47,38 +47,10 @@ export interface ContainerSession {
 }
 
 export async function openSession(docker: Docker, spec: SessionSpec): Promise<ContainerSession> {
-  const caEnv = spec.caBundle
-    ? { SSL_CERT_FILE: CA_PATH, NODE_EXTRA_CA_CERTS: CA_PATH, PIP_CERT: CA_PATH, REQUESTS_CA_BUNDLE: CA_PATH, CURL_CA_BUNDLE: CA_PATH, GIT_SSL_CAINFO: CA_PATH }
-    : {};
-  const env = Object.entries({ ...caEnv, ...spec.env }).map(([k, v]) => `${k}=${v}`);
-  let container: Docker.Container;
-  try {
-    container = await withTimeout(
-      docker.createContainer({
-        Image: spec.image,
-        // PID 1 only waits; the session's commands are execs.
-        Cmd: ['sh', '-c', 'trap "exit 0" TERM INT; while :; do sleep 3600 & wait $!; done'],
-        WorkingDir: spec.workdir,
-        Env: env,
-        Labels: { [LABEL]: '1', 'dev.envforge.session': '1', ...spec.labels },
-        Tty: false,
-        HostConfig: {
-          Memory: spec.memoryMb * 1024 * 1024,
-          MemorySwap: spec.memoryMb * 1024 * 1024,
-          NanoCpus: Math.round(spec.cpus * 1e9),
-          PidsLimit: spec.pids,
-          NetworkMode: spec.network,
-          Privileged: false,
-          SecurityOpt: ['no-new-privileges'],
-          Binds: spec.caBundle ? [`${spec.caBundle}:${CA_PATH}:ro`] : [],
-        },
-      }),
-      spec.createTimeoutMs,
-      'creating the container',
-    );
-  } catch (err) {
-    throw new SandboxError('create', messageOf(err));
-  }
+  // PID 1 only waits; the session's commands are execs.
+  const container = await createSandboxContainer(docker, spec, ['sh', '-c', 'trap "exit 0" TERM INT; while :; do sleep 3600 & wait $!; done'], {
+    'dev.envforge.session': '1',
+  });
   let closed = false;
   const close = async () => {
     if (closed) return;
@@ -187,12 +159,3 @@ export async function openSession(docker: Docker, spec: SessionSpec): Promise<Co
   };
 }
 
-function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
-  let t: NodeJS.Timeout;
-  return Promise.race([
-    p.finally(() => clearTimeout(t)),
-    new Promise<T>((_, reject) => {
-      t = setTimeout(() => reject(new Error(`${what} took longer than ${Math.round(ms / 1000)} s`)), ms);
-    }),
-  ]);
-}

@@ -39,6 +39,18 @@ export function sandboxFor(ctx: StageContext, stage: string): Sandbox {
     engines.set(s.docker_host, docker);
   }
   const d = docker;
+  // The configured limits, network, CA bundle and labels every run and session gets.
+  const configured = (key: string) => ({
+    memoryMb: s.memory_mb,
+    cpus: s.cpus,
+    pids: s.pids,
+    network: s.network,
+    caBundle: s.ca_bundle || undefined,
+    createTimeoutMs: s.create_timeout_seconds * 1000,
+    logCap: s.log_cap_bytes,
+    labels: { 'dev.envforge.stage': stage, 'dev.envforge.dataset': ctx.dataset, 'dev.envforge.key': key },
+    signal: ctx.signal,
+  });
   return {
     docker: d,
     check: () => assertEngine(d),
@@ -51,32 +63,8 @@ export function sandboxFor(ctx: StageContext, stage: string): Sandbox {
         online: s.online_tools,
         onLog: (line) => ctx.log.info(line),
       }),
-    run: (spec) =>
-      runContainer(d, {
-        ...spec,
-        memoryMb: s.memory_mb,
-        cpus: s.cpus,
-        pids: s.pids,
-        network: s.network,
-        caBundle: s.ca_bundle || undefined,
-        createTimeoutMs: s.create_timeout_seconds * 1000,
-        logCap: s.log_cap_bytes,
-        labels: { 'dev.envforge.stage': stage, 'dev.envforge.dataset': ctx.dataset, 'dev.envforge.key': spec.key },
-        signal: ctx.signal,
-      }),
-    session: (spec) =>
-      openSession(d, {
-        ...spec,
-        memoryMb: s.memory_mb,
-        cpus: s.cpus,
-        pids: s.pids,
-        network: s.network,
-        caBundle: s.ca_bundle || undefined,
-        createTimeoutMs: s.create_timeout_seconds * 1000,
-        logCap: s.log_cap_bytes,
-        labels: { 'dev.envforge.stage': stage, 'dev.envforge.dataset': ctx.dataset, 'dev.envforge.key': spec.key },
-        signal: ctx.signal,
-      }),
+    run: (spec) => runContainer(d, { ...spec, ...configured(spec.key) }),
+    session: (spec) => openSession(d, { ...spec, ...configured(spec.key) }),
   };
 }
 
