@@ -9,6 +9,7 @@ import { changedLines } from './edits.js';
 import { goldJson, instanceName, repoName, type InjectedError } from './gold.js';
 import { injectionPrompt, llmEdits, validateAnswer } from './llm-injector.js';
 import { mutateReadme } from './mutation/injector.js';
+import { jsonCell } from '../../pipeline/store/json-cell.js';
 
 /**
  * inject: README instances with injected setup errors (EnConda-Bench), one output row per
@@ -88,7 +89,7 @@ export const injectStage: Stage<Item> = {
       repo_name: repoName(repository),
       original_sha256: sha256(original),
     };
-    const steps = jsonValue(row.steps) as ShellStep[];
+    const steps = jsonCell(row.steps) as ShellStep[];
     const out: Outcome[] = [];
     const next = () => instanceName(repository, out.length + 1);
 
@@ -175,16 +176,4 @@ function checked(name: string, original: string, injected: string, errors: Injec
   };
   if (problems.length > 0) return reject(problems[0]!.reason, problems.map((p) => p.text).join('; '), full, name);
   return accept(full, name);
-}
-
-/** A JSON column as read back from the store: parsed value (DuckDB may hand it over as text). */
-function jsonValue(v: unknown): unknown {
-  if (typeof v === 'string') {
-    try {
-      return JSON.parse(v);
-    } catch {
-      return [];
-    }
-  }
-  return v ?? [];
 }

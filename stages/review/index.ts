@@ -5,7 +5,7 @@ import { decisionsFor, type DecisionRow } from '../../pipeline/store/review-deci
 import { accept, fail, reject, type Cells, type Columns, type Item, type Stage } from '../../pipeline/stage.js';
 import type { InjectedError } from '../inject/gold.js';
 import type { ErrorVerdict } from '../validate/judge.js';
-import { jsonValue } from '../validate/index.js';
+import { jsonCell } from '../../pipeline/store/json-cell.js';
 import { filterPrompt, validateFilterAnswer, type FilterAnswer } from './llm-filter.js';
 
 /**
@@ -79,8 +79,8 @@ export const reviewStage: Stage<Item> = {
   async run(row, ctx) {
     const s = ctx.config.config.review;
     const instance = String(row.instance ?? row.key);
-    const errors = jsonValue(row.errors) as InjectedError[];
-    const verdicts = jsonValue(row.verdicts) as ErrorVerdict[];
+    const errors = jsonCell(row.errors) as InjectedError[];
+    const verdicts = jsonCell(row.verdicts) as ErrorVerdict[];
     const decisions = await decisionsFor(ctx);
     const base: Cells = {
       repository: String(row.repository),
@@ -89,7 +89,7 @@ export const reviewStage: Stage<Item> = {
       instance,
       original_text: (row.original_text as string | null) ?? null,
       injected_text: (row.injected_text as string | null) ?? null,
-      gold: jsonValue(row.gold) as Record<string, unknown>,
+      gold: jsonCell(row.gold) as Record<string, unknown>,
       llm_review: s.model ? 'done' : 'skipped',
       model: s.model || null,
       error_count: errors.length,

@@ -1,7 +1,7 @@
 import { extname } from 'node:path';
 import { accept, reject, type Cells, type Columns, type Item, type Outcome, type Stage } from '../../pipeline/stage.js';
 import type { InjectedError } from '../inject/gold.js';
-import { jsonValue } from '../validate/index.js';
+import { jsonCell } from '../../pipeline/store/json-cell.js';
 import { deriveTiers, goldErrors, type TierSource } from './compose.js';
 
 /**
@@ -52,7 +52,7 @@ export const tiersStage: Stage<Item> = {
     const sources: TierSource[] = rows.map((r) => ({
       instance: String(r.instance),
       original: String(r.original_text ?? ''),
-      errors: jsonValue(r.kept_errors) as InjectedError[],
+      errors: jsonCell(r.kept_errors) as InjectedError[],
     }));
     const { instances, refusals } = deriveTiers(repoName, sources, s);
     const ext = readmeExt(docPath);

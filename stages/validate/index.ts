@@ -14,6 +14,7 @@ import { executeSteps, type ExecutorRun } from './executor.js';
 import { judgeErrors, type ErrorVerdict } from './judge.js';
 import { planSteps, type PlannedStep } from './step-plan.js';
 import { judgeTrajectory, runWeakLlm } from './weak-llm.js';
+import { jsonCell } from '../../pipeline/store/json-cell.js';
 
 /**
  * validate: is each injected error real? EnConda-Bench's rule: following the injected README
@@ -98,7 +99,7 @@ export async function validateInstance(row: Item, ctx: StageContext) {
   const repository = String(row.repository);
   const instance = String(row.instance ?? row.key);
   const injected = String(row.injected_text ?? '');
-  const errors = jsonValue(row.errors) as InjectedError[];
+  const errors = jsonCell(row.errors) as InjectedError[];
   const base: Cells = {
     repository,
     revision: (row.revision as string | null) ?? null,
@@ -108,7 +109,7 @@ export async function validateInstance(row: Item, ctx: StageContext) {
     validator: s.validator,
     injected_text: injected,
     errors: errors as unknown as Record<string, unknown>,
-    gold: jsonValue(row.gold) as Record<string, unknown>,
+    gold: jsonCell(row.gold) as Record<string, unknown>,
     error_count: errors.length,
   };
   const original = revertEdits(injected, errors.map((e) => e.edit));
@@ -219,15 +220,4 @@ function findCheckout(cacheDir: string, owner: string, repo: string, revision: s
     if (existsSync(p)) return p;
   }
   return undefined;
-}
-
-export function jsonValue(v: unknown): unknown {
-  if (typeof v === 'string') {
-    try {
-      return JSON.parse(v);
-    } catch {
-      return [];
-    }
-  }
-  return v ?? [];
 }

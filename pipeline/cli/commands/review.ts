@@ -11,6 +11,7 @@ import { newRunId } from '../../runner/run-stage.js';
 import { timestampText } from '../../runner/cells.js';
 import { openContext, type GlobalOptions, type Io } from '../context.js';
 import { runCommand } from './run.js';
+import { jsonCell } from '../../store/json-cell.js';
 
 /**
  * `envforge review export | import <file> | status`: the human pass of EnConda-Bench's review.
@@ -48,11 +49,11 @@ export async function reviewExportCommand(opts: GlobalOptions & { out?: string }
   try {
     const rows = await duck.all(`SELECT repository, instance, doc_path, reviews, kept_errors, gold FROM review ORDER BY key`);
     const injected = await duck.all(`SELECT key, errors FROM validate`);
-    const errorsOf = new Map(injected.map((r) => [String(r.key), parse(r.errors) as Record<string, unknown>[]]));
+    const errorsOf = new Map(injected.map((r) => [String(r.key), jsonCell(r.errors) as Record<string, unknown>[]]));
     const decided = new Map((await duck.all(`SELECT error_id, decision, note FROM review_decisions`)).map((r) => [String(r.error_id), r]));
     entries = [];
     for (const r of rows) {
-      const reviews = parse(r.reviews) as Record<string, unknown>[];
+      const reviews = jsonCell(r.reviews) as Record<string, unknown>[];
       const errs = errorsOf.get(String(r.instance)) ?? [];
       for (const rv of reviews) {
         if (!rv.valid) continue;
@@ -238,15 +239,4 @@ function unifiedDiff(docPath: string, edit: Record<string, unknown>): string {
   const a = String(edit.original ?? '').split('\n');
   const b = String(edit.injected ?? '').split('\n');
   return [`--- ${docPath} (original)`, `+++ ${docPath} (injected)`, `@@ -${edit.line_start},${a.length} +${edit.injected_line_start},${b.length} @@`, ...a.map((l) => `-${l}`), ...b.map((l) => `+${l}`)].join('\n') + '\n';
-}
-
-function parse(v: unknown): unknown {
-  if (typeof v === 'string') {
-    try {
-      return JSON.parse(v);
-    } catch {
-      return [];
-    }
-  }
-  return v ?? [];
 }
