@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import pLimit from 'p-limit';
 import { sectionFingerprint, sha256, stableStringify } from '../config/fingerprint.js';
 import type { LoadedConfig } from '../config/load.js';
@@ -48,6 +49,8 @@ export async function runStage(stage: Stage, env: RunEnv, opts: RunOptions = {})
   const summary = emptySummary(stage.name, runId);
   const configHash = sectionFingerprint(config, stage.configSections ?? [stage.name]);
   const controller = new AbortController();
+  // Every item in flight (SDK requests, containers, git) listens on this one signal.
+  setMaxListeners(0, controller.signal);
   const onOuterAbort = () => controller.abort(opts.signal?.reason);
   opts.signal?.addEventListener('abort', onOuterAbort, { once: true });
   const ledger = await LedgerWriter.open(store.duck, store.layout, runId, config.config.run.batch_size, config.config.run.flush_seconds);
