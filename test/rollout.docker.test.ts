@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCommand } from '../pipeline/cli/commands/run.js';
@@ -41,6 +41,7 @@ function agent(body: ChatBody): Step {
   if (user.includes('gen/looper')) return call(`echo step ${done}`);
   if (user.includes('gen/hungry')) return call('echo hungry', { prompt_tokens: 150_000, completion_tokens: 10 });
   if (user.includes('test -f fixed.txt')) return done === 0 ? call('touch fixed.txt') : { content: 'Fixed.' };
+  if (user.includes('gen/flaky')) return done === 0 ? call('echo first step') : { status: 500, message: 'upstream model crashed' };
   return { content: 'unexpected' };
 }
 
@@ -48,10 +49,12 @@ beforeAll(async () => {
   await requireBaseImage(await requireDocker());
   server = await openAiServer({ respond: (body) => agent(body) });
   dir = dirs.make('envforge-rollout-');
+  mkdirSync(join(dir, 'flaky'));
   const remotes = join(dir, 'remotes');
-  const shas = Object.fromEntries(['good', 'quitter', 'looper', 'hungry', 'fixme'].map((n) => [n, makeRemote(remotes, `gen/${n}`, [NEEDS_NUMPY]).shas[0]!]));
+  const shas = Object.fromEntries(['good', 'quitter', 'looper', 'hungry', 'fixme', 'flaky'].map((n) => [n, makeRemote(remotes, `gen/${n}`, [NEEDS_NUMPY]).shas[0]!]));
   // EnvBench's split format (family from the file name) and a SetupBench entry.
   writeFileSync(join(dir, 'python.jsonl'), ['good', 'quitter', 'looper', 'hungry'].map((n) => JSON.stringify({ repository: `gen/${n}`, revision: shas[n] })).join('\n') + '\n');
+  writeFileSync(join(dir, 'flaky', 'python.jsonl'), JSON.stringify({ repository: 'gen/flaky', revision: shas.flaky }) + '\n');
   writeFileSync(
     join(dir, 'dependency_resolution.jsonl'),
     JSON.stringify({ ecosystem: 'pip-conflict', repo: 'gen/fixme', base_commit: shas.fixme, success_command: 'test -f fixed.txt', instance_id: 'deps-fixme', problem_statement: 'Make test -f fixed.txt succeed.', task_type: 'dependency_resolution' }) + '\n',
@@ -122,5 +125,21 @@ describe('rollout (Docker + scripted agent)', () => {
     const md = readFileSync(join(dir, 'report', 'report.md'), 'utf8');
     expect(md).toContain('## Rollout per model');
     expect(md).toMatch(/\| scripted +\| 5 +\| 5 +\| 40\.0% +\| 40\.0% \(k=1\)/);
+  }, 600_000);
+
+  it('keeps the steps taken before the model endpoint failed in the error row', async () => {
+    const flakyConfig = join(dir, 'flaky.toml');
+    writeFileSync(
+      flakyConfig,
+      readFileSync(config, 'utf8')
+        .replace('dataset = "r"', 'dataset = "flaky"')
+        .replace(/instances = \[[^\]]*\]/, `instances = [${JSON.stringify(join(dir, 'flaky', 'python.jsonl'))}]`) + '[llm]\nmax_retries = 0\n',
+    );
+    const [summary] = await runCommand(['rollout'], { config: flakyConfig }, GRAPH, io);
+    expect(summary!.counts).toEqual({ accepted: 0, rejected: 0, error: 1 });
+    const [row] = await sqlCommand(`select status, reason, stop_reason, turns, commands, steps from rollout`, { config: flakyConfig, format: 'json' }, GRAPH, io);
+    expect(row).toMatchObject({ status: 'error', reason: 'llm_error', stop_reason: 'error', turns: 1, commands: 1 });
+    const steps = (typeof row!.steps === 'string' ? JSON.parse(row!.steps) : row!.steps) as { commands: { command: string; output: string }[] }[];
+    expect(steps[0]!.commands[0]).toMatchObject({ command: 'echo first step', output: expect.stringContaining('first step') });
   }, 600_000);
 });

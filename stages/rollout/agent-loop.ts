@@ -44,7 +44,8 @@ export interface TurnRecord {
   commands: CommandRecord[];
 }
 
-export type StopReason = 'answered' | 'max_steps' | 'max_tokens' | 'max_wall';
+/** `error`: the model endpoint or the sandbox failed mid-trajectory (the row is an error). */
+export type StopReason = 'answered' | 'max_steps' | 'max_tokens' | 'max_wall' | 'error';
 
 export interface AgentRun {
   messages: Message[];
@@ -76,9 +77,16 @@ export interface AgentOptions {
   key: string;
 }
 
-export async function runAgent(ctx: StageContext, prompt: Message[], shell: Shell, o: AgentOptions): Promise<AgentRun> {
+export function newAgentRun(prompt: Message[]): AgentRun {
+  return { messages: [...prompt], turns: [], final_message: '', stop: 'max_steps', calls: 0, cached_calls: 0, commands: 0, tokens_in: 0, tokens_out: 0, cost_usd: 0, wall_ms: 0 };
+}
+
+/**
+ * The agent loop. It fills `run` as it goes, so a caller that catches a failure (the model
+ * endpoint gave up, the sandbox died) still has every step taken before it.
+ */
+export async function runAgent(ctx: StageContext, prompt: Message[], shell: Shell, o: AgentOptions, run: AgentRun = newAgentRun(prompt)): Promise<AgentRun> {
   const t0 = Date.now();
-  const run: AgentRun = { messages: [...prompt], turns: [], final_message: '', stop: 'max_steps', calls: 0, cached_calls: 0, commands: 0, tokens_in: 0, tokens_out: 0, cost_usd: 0, wall_ms: 0 };
   while (run.turns.length < o.maxSteps) {
     if (run.tokens_in + run.tokens_out >= o.maxTokens) {
       run.stop = 'max_tokens';

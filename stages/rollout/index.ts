@@ -12,7 +12,7 @@ import { detectFamily, resolveCheckout } from '../evaluate/checkout.js';
 import { parseAgentOutput } from '../evaluate/enconda-scores.js';
 import { EVAL_COLUMNS, ecosystemImage, evalCells, evalSettings, evaluateSession, evaluateTask, type EvalResult } from '../evaluate/evaluate-task.js';
 import type { EvalTask } from '../evaluate/task.js';
-import { RUN_SHELL_TOOL, runAgent, type AgentRun } from './agent-loop.js';
+import { RUN_SHELL_TOOL, newAgentRun, runAgent, type AgentRun } from './agent-loop.js';
 import { rolloutInstancesSource, type RolloutInstance } from './instances-source.js';
 import { rolloutPrompt } from './prompts.js';
 
@@ -103,7 +103,8 @@ export const rolloutStage: Stage<RolloutInstance> = {
         const seed = r.seeds.length > 0 ? r.seeds[sample % r.seeds.length]! : sample;
         const cells: Cells = { ...base, family, model: modelName, model_id: model.settings.model, sample, seed, temperature };
         let session: ContainerSession | undefined;
-        let agent: AgentRun | undefined;
+        const prompt = rolloutPrompt(inst);
+        const progress = newAgentRun(prompt);
         try {
           session = await sandbox.session({
             key,
@@ -115,9 +116,9 @@ export const rolloutStage: Stage<RolloutInstance> = {
             maxLifetimeMs: (r.max_wall_seconds + s.timeoutSeconds + 120) * 1000,
           });
           const sh = session;
-          agent = await runAgent(
+          const agent = await runAgent(
             ctx,
-            rolloutPrompt(inst),
+            prompt,
             {
               async run(command) {
                 const x = await sh.exec(['bash', '/envforge/agent-shell.sh', command], { timeoutMs: r.command_timeout_seconds * 1000, cap: r.output_cap_bytes });
@@ -125,6 +126,7 @@ export const rolloutStage: Stage<RolloutInstance> = {
               },
             },
             { model, temperature, seed, maxSteps: r.max_steps, maxTokens: r.max_tokens, maxWallMs: r.max_wall_seconds * 1000, maxUsd: r.max_usd, stage: 'rollout', key },
+            progress,
           );
           Object.assign(cells, agentCells(agent));
           let ev: EvalResult;
@@ -142,7 +144,8 @@ export const rolloutStage: Stage<RolloutInstance> = {
           else outcomes.push(reject(ev.code, why, cells, key));
         } catch (err) {
           if (ctx.signal.aborted) throw err;
-          if (agent) Object.assign(cells, agentCells(agent));
+          // The steps taken before the failure are part of the record (and of the cost).
+          if (progress.calls > 0) Object.assign(cells, agentCells({ ...progress, stop: 'error' }));
           if (err instanceof LlmCallError) outcomes.push(fail('llm_error', err.message, cells, key));
           else if (err instanceof SandboxError) outcomes.push(fail(`infra_${err.phase}`, err.message, cells, key));
           else if (err instanceof GitFailure) outcomes.push(fail(err.code, err.message, cells, key));
