@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Sandbox } from '../../pipeline/sandbox/sandbox.js';
 import { scriptsDir } from '../../pipeline/sandbox/sandbox.js';
 import type { PlannedStep } from './step-plan.js';
+import { SandboxError } from '../../pipeline/sandbox/container-run.js';
 
 /**
  * The literal executor: one container per README version. The planned steps are written to
@@ -101,4 +102,45 @@ export async function executeSteps(sandbox: Sandbox, plan: readonly PlannedStep[
 
 function pad(n: number): string {
   return String(n).padStart(3, '0');
+}
+
+/** A container a weak-llm trajectory runs its commands in, one exec each, state carried over. */
+export interface StepSession {
+  run(step: PlannedStep): Promise<{ result: StepResult | null; infra: string | null }>;
+  close(): Promise<void>;
+}
+
+export async function openStepSession(sandbox: Sandbox, o: Omit<ExecutorOptions, 'onFailure'>): Promise<StepSession> {
+  const shell = await readFile(join(scriptsDir(), 'agent-shell.sh'));
+  const start = `/src/${o.repo}`;
+  const session = await sandbox.session({
+    key: o.key,
+    image: o.image,
+    copies: [{ hostDir: o.checkout, containerPath: start }],
+    // agent-shell.sh starts every command where the previous one ended: here, at first.
+    files: [
+      { path: '/envforge/agent-shell.sh', content: shell, mode: 0o755 },
+      { path: '/envforge/session/cwd', content: `${start}\n` },
+    ],
+    workdir: start,
+    env: { PIP_DISABLE_PIP_VERSION_CHECK: '1' },
+    maxLifetimeMs: o.runTimeoutSeconds * 1000,
+  });
+  return {
+    async run(step) {
+      const base = { n: step.n, line: step.line, end_line: step.end_line, text: step.text, kind: step.kind, ...(step.why ? { why: step.why } : {}) };
+      if (step.kind === 'never') return { result: { ...base, exit_code: null, duration_ms: null, timed_out: false, output: '', output_bytes: 0 }, infra: null };
+      try {
+        const x = await session.exec(['bash', '/envforge/agent-shell.sh', step.command], { timeoutMs: o.stepTimeoutSeconds * 1000, cap: o.outputCapBytes });
+        return {
+          result: { ...base, exit_code: x.exitCode, duration_ms: x.durationMs, timed_out: x.timedOut, output: x.output, output_bytes: x.outputBytes },
+          infra: null,
+        };
+      } catch (err) {
+        if (err instanceof SandboxError) return { result: null, infra: `${err.phase}: ${err.message}` };
+        throw err;
+      }
+    },
+    close: () => session.close(),
+  };
 }

@@ -10,7 +10,7 @@ import { accept, fail, reject, type Cells, type Columns, type Item, type Stage, 
 import { clonesRoot } from '../clone/index.js';
 import { applyEdits, type Edit } from '../inject/edits.js';
 import type { InjectedError } from '../inject/gold.js';
-import { executeSteps, type ExecutorRun } from './executor.js';
+import { executeSteps, openStepSession, type ExecutorRun, type StepSession } from './executor.js';
 import { judgeErrors, type ErrorVerdict } from './judge.js';
 import { planSteps, type PlannedStep } from './step-plan.js';
 import { judgeTrajectory, runWeakLlm } from './weak-llm.js';
@@ -156,7 +156,18 @@ export async function validateInstance(row: Item, ctx: StageContext) {
     Object.assign(base, { injected_run: injRun.steps as unknown as Record<string, unknown>, run_ms: (origRun.run_ms ?? 0) + (injRun.run_ms ?? 0) });
   } else {
     let r;
+    let session: StepSession | undefined;
     try {
+      session = await openStepSession(sandbox, {
+        key: `${instance}/weak-llm`,
+        image: image.tag,
+        checkout,
+        repo,
+        stepTimeoutSeconds: s.step_timeout_seconds,
+        runTimeoutSeconds: s.run_timeout_seconds,
+        outputCapBytes: s.output_cap_bytes,
+      });
+      const steps = session;
       r = await runWeakLlm(ctx, injected, docPath, {
         model: s.weak_llm.model,
         maxSteps: s.weak_llm.max_steps,
@@ -165,11 +176,15 @@ export async function validateInstance(row: Item, ctx: StageContext) {
         temperature: s.weak_llm.temperature,
         key: instance,
         repository,
-        execute: (plan) => exec(plan, `${instance}/weak-llm`),
+        execute: (step) => steps.run(step),
       });
     } catch (err) {
-      if (err instanceof LlmCallError && !ctx.signal.aborted) return fail('infra_error', err.message, { ...base, original_run: origRun.steps as unknown as Record<string, unknown> });
+      if ((err instanceof LlmCallError || err instanceof SandboxError) && !ctx.signal.aborted) {
+        return fail('infra_error', err.message, { ...base, original_run: origRun.steps as unknown as Record<string, unknown> });
+      }
       throw err;
+    } finally {
+      await session?.close();
     }
     verdicts = judgeTrajectory(judged, r.trajectory, origRun);
     Object.assign(base, {

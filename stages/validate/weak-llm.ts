@@ -17,10 +17,9 @@ import { classifyStep, type PlannedStep } from './step-plan.js';
  * rerun replays the same trajectory without calls), the ledger (every call, cache hits at zero
  * cost), the stage budget, and retries on 429/5xx.
  *
- * Commands run through the literal executor: each tool call runs one container that replays the
- * trajectory's earlier commands and then the new one, so the working directory, exported
- * variables and files carry over (the sandbox API runs a container to completion; a
- * long-lived exec session would make this linear instead of quadratic in container time).
+ * Commands run in one long-lived container per trajectory (a sandbox session), each as its own
+ * exec through agent-shell.sh, so the working directory, exported variables and files carry
+ * over from one command to the next.
  */
 
 export interface TrajectoryStep {
@@ -48,8 +47,8 @@ export interface WeakLlmOptions {
   maxUsd: number;
   temperature: number;
   key: string;
-  /** Runs commands (all so far, in order) and returns their results; the last one is the new command's. */
-  execute: (plan: PlannedStep[]) => Promise<{ steps: StepResult[]; infra: string | null }>;
+  /** Runs one command in the trajectory's container (state carries over between commands). */
+  execute: (step: PlannedStep) => Promise<{ result: StepResult | null; infra: string | null }>;
   repository: string;
 }
 
@@ -117,8 +116,8 @@ export async function runWeakLlm(ctx: StageContext, readme: string, docPath: str
         const n = plan.length + 1;
         const step: PlannedStep = { n, line: 0, end_line: 0, text: command, ...classifyStep(command, o.repository) };
         plan.push(step);
-        const run = await o.execute([...plan]);
-        const r = run.steps.find((s) => s.n === n);
+        const run = await o.execute(step);
+        const r = run.result;
         const exit = run.infra ? null : (r?.exit_code ?? null);
         const output = run.infra ? `sandbox failure: ${run.infra}` : step.kind === 'never' ? `not run: ${step.why}` : (r?.output ?? '');
         trajectory.push({ n, command, exit_code: exit, output, kind: step.kind });
