@@ -100,6 +100,16 @@ export async function createSandboxContainer(docker: Docker, spec: ContainerBase
   }
 }
 
+/** Copy folders and files into a container (a copy: the host side is never touched). */
+export async function copyInto(container: Docker.Container, copies: { hostDir: string; containerPath: string }[], files: ArchiveFile[]): Promise<void> {
+  if (copies.length === 0 && files.length === 0) return;
+  try {
+    await container.putArchive(archive(copies, files) as unknown as NodeJS.ReadableStream, { path: '/' });
+  } catch (err) {
+    throw new SandboxError('copy', messageOf(err));
+  }
+}
+
 export async function runContainer(docker: Docker, spec: RunSpec): Promise<RunResult> {
   const container = await createSandboxContainer(docker, spec, spec.cmd);
   const log = new CappedLog(spec.logCap);
@@ -113,13 +123,7 @@ export async function runContainer(docker: Docker, spec: RunSpec): Promise<RunRe
   const started = Date.now();
   let timer: NodeJS.Timeout | undefined;
   try {
-    if (spec.copies?.length || spec.files?.length) {
-      try {
-        await container.putArchive(archive(spec.copies ?? [], spec.files ?? []) as unknown as NodeJS.ReadableStream, { path: '/' });
-      } catch (err) {
-        throw new SandboxError('copy', messageOf(err));
-      }
-    }
+    await copyInto(container, spec.copies ?? [], spec.files ?? []);
     const stream = await container.attach({ stream: true, stdout: true, stderr: true });
     container.modem.demuxStream(stream, log, log);
     const ended = new Promise<void>((resolve) => {

@@ -2,8 +2,8 @@ import type Docker from 'dockerode';
 import { PassThrough } from 'node:stream';
 import { messageOf } from '../errors.js';
 import { CappedLog } from './capped-log.js';
-import { SandboxError, collectFiles, createSandboxContainer, type RunSpec } from './container-run.js';
-import { archive, type ArchiveFile } from './repo-archive.js';
+import { SandboxError, collectFiles, copyInto, createSandboxContainer, type RunSpec } from './container-run.js';
+import type { ArchiveFile } from './repo-archive.js';
 
 /**
  * A long-lived sandbox: one container (same limits, labels, CA bundle and no-privilege settings
@@ -63,13 +63,7 @@ export async function openSession(docker: Docker, spec: SessionSpec): Promise<Co
   let lifetime: NodeJS.Timeout | undefined;
   let expired = false;
   try {
-    if (spec.copies?.length || spec.files?.length) {
-      try {
-        await container.putArchive(archive(spec.copies ?? [], spec.files ?? []) as unknown as NodeJS.ReadableStream, { path: '/' });
-      } catch (err) {
-        throw new SandboxError('copy', messageOf(err));
-      }
-    }
+    await copyInto(container, spec.copies ?? [], spec.files ?? []);
     try {
       await container.start();
     } catch (err) {
@@ -147,13 +141,7 @@ export async function openSession(docker: Docker, spec: SessionSpec): Promise<Co
         outputTruncated: log.truncated,
       };
     },
-    async put(files) {
-      try {
-        await container.putArchive(archive([], files) as unknown as NodeJS.ReadableStream, { path: '/' });
-      } catch (err) {
-        throw new SandboxError('copy', messageOf(err));
-      }
-    },
+    put: (files) => copyInto(container, [], files),
     collect: (path) => collectFiles(container, path),
     close,
   };
