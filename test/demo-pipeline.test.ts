@@ -1,12 +1,12 @@
-import { resolve, join } from 'node:path';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GRAPH } from '../pipeline/graph.js';
-import { buildLocalRemotes } from '../pipeline/git/local-remotes.js';
 import { runCommand } from '../pipeline/cli/commands/run.js';
 import { sqlCommand } from '../pipeline/cli/commands/query.js';
 import type { Io } from '../pipeline/cli/context.js';
 import { tempDirs } from './helpers/temp-dir.js';
+import { demoConfig } from './helpers/demo-config.js';
 
 /** The main job on the committed samples: search → clone → inspect as `make demo` runs them (baseline: baseline.docker.test.ts). */
 const dirs = tempDirs();
@@ -14,15 +14,7 @@ let config = '';
 const io: Io = { out: () => {}, err: { write: () => true } as unknown as NodeJS.WritableStream, tty: false };
 
 beforeAll(async () => {
-  const dir = dirs.make('envforge-demo-');
-  await buildLocalRemotes(resolve('data/samples/repos'), join(dir, 'remotes'), 'envforge-demo');
-  config = join(dir, 'demo.toml');
-  writeFileSync(
-    config,
-    `dataset = "demo"\ndata_dir = ${JSON.stringify(join(dir, 'data'))}\n[run]\nlog_level = "silent"\n` +
-      `[search]\nexport = ${JSON.stringify(resolve('data/samples/seart-ghs/results.csv'))}\nlicenses = ["MIT", "Apache-2.0", "BSD-2-Clause", "BSD-3-Clause"]\n` +
-      `[clone]\nurl_template = "file://${dir}/remotes/{owner}/{repo}.git"\nmin_free_gb = 0\ntimeout_seconds = 60\n`,
-  );
+  config = await demoConfig(dirs.make('envforge-demo-'));
 });
 afterAll(() => dirs.cleanup());
 

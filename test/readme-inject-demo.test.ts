@@ -1,12 +1,10 @@
-import { writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GRAPH } from '../pipeline/graph.js';
-import { buildLocalRemotes } from '../pipeline/git/local-remotes.js';
 import { runCommand } from '../pipeline/cli/commands/run.js';
 import { sqlCommand } from '../pipeline/cli/commands/query.js';
 import type { Io } from '../pipeline/cli/context.js';
 import { tempDirs } from './helpers/temp-dir.js';
+import { demoConfig } from './helpers/demo-config.js';
 
 /**
  * The EnConda-Bench half of the demo on the committed samples: inspect's accepted repositories →
@@ -19,15 +17,9 @@ const io: Io = { out: () => {}, err: { write: () => true } as unknown as NodeJS.
 const ERRORS_BY_TYPE = `select error_type, count(*) as errors from inject, unnest(error_types) as t(error_type) where status = 'accepted' group by error_type order by error_type`;
 
 beforeAll(async () => {
-  const dir = dirs.make('envforge-enconda-');
-  await buildLocalRemotes(resolve('data/samples/repos'), join(dir, 'remotes'), 'envforge-demo');
-  config = join(dir, 'demo.toml');
-  writeFileSync(
-    config,
-    `dataset = "demo"\ndata_dir = ${JSON.stringify(join(dir, 'data'))}\n[run]\nlog_level = "silent"\n` +
-      `[search]\nexport = ${JSON.stringify(resolve('data/samples/seart-ghs/results.csv'))}\nlicenses = ["MIT", "Apache-2.0", "BSD-2-Clause", "BSD-3-Clause"]\n` +
-      `[clone]\nurl_template = "file://${dir}/remotes/{owner}/{repo}.git"\nmin_free_gb = 0\ntimeout_seconds = 60\n` +
-      `[inject]\ninjectors = ["mutation"]\nerrors_per_readme = 2\nseed = 1\nmax_usd = 0\n[inject.mutation]\ninstances = 2\n`,
+  config = await demoConfig(
+    dirs.make('envforge-enconda-'),
+    `[inject]\ninjectors = ["mutation"]\nerrors_per_readme = 2\nseed = 1\nmax_usd = 0\n[inject.mutation]\ninstances = 2\n`,
   );
   await runCommand(['search', 'clone', 'inspect'], { config }, GRAPH, io);
 });
