@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { DatasetViews } from '../report/dataset-views.js';
-import { missingStages, type ExportedRecipe, type PlannedFile, type RecipeExporter, type SkippedRecipe } from './recipe.js';
+import { acceptedExportTable, missingStages, type ExportedRecipe, type PlannedFile, type RecipeExporter, type SkippedRecipe } from './recipe.js';
 
 /**
  * EnConda-Bench (../shared/reference/enconda.md): per instance
@@ -71,10 +71,7 @@ export const encondaExporter: RecipeExporter = {
   async exportRows(views: DatasetViews): Promise<ExportedRecipe | SkippedRecipe> {
     const why = missingStages(views, this);
     if (why) return { recipe: this.recipe, title: this.title, skipped: why };
-    await views.duck.exec(
-      `CREATE OR REPLACE TEMP TABLE enconda_export AS SELECT * EXCLUDE (key, input_key, status, reason, reason_text, input_hash, duration_ms) ` +
-        `FROM tiers WHERE status = 'accepted' ORDER BY repository, instance`,
-    );
+    await acceptedExportTable(views, 'enconda_export', 'tiers', 'repository, instance');
     const rows = await views.duck.all(`SELECT repository, instance, readme_ext, readme_text, errors FROM enconda_export ORDER BY repository, instance`);
     if (rows.length === 0) return { recipe: this.recipe, title: this.title, skipped: 'stage tiers has no accepted instances' };
     const instances = rows.map((r) => ({

@@ -90,3 +90,14 @@ export function missingStages(views: DatasetViews, exporter: Pick<RecipeExporter
   }
   return undefined;
 }
+
+/**
+ * A temp table of a recipe's final stage: its accepted rows, without the row bookkeeping
+ * (keys, status, reasons, input hash, timing) that describes envforge's run, not the benchmark.
+ */
+export async function acceptedExportTable(views: DatasetViews, table: string, stage: string, orderBy: string): Promise<void> {
+  await views.duck.exec(
+    `CREATE OR REPLACE TEMP TABLE ${table} AS SELECT * EXCLUDE (key, input_key, status, reason, reason_text, input_hash, duration_ms) ` +
+      `FROM ${stage} WHERE status = 'accepted' ORDER BY ${orderBy}`,
+  );
+}

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { DatasetViews } from '../report/dataset-views.js';
-import { missingStages, type ExportedRecipe, type RecipeExporter, type SkippedRecipe } from './recipe.js';
+import { acceptedExportTable, missingStages, type ExportedRecipe, type RecipeExporter, type SkippedRecipe } from './recipe.js';
 
 /**
  * SetupBench's dependency_resolution tasks (../shared/reference/setupbench.md): one JSONL with
@@ -63,10 +63,7 @@ export const setupbenchExporter: RecipeExporter = {
   async exportRows(views: DatasetViews): Promise<ExportedRecipe | SkippedRecipe> {
     const why = missingStages(views, this);
     if (why) return { recipe: this.recipe, title: this.title, skipped: why };
-    await views.duck.exec(
-      `CREATE OR REPLACE TEMP TABLE setupbench_export AS SELECT * EXCLUDE (key, input_key, status, reason, reason_text, input_hash, duration_ms) ` +
-        `FROM reproduce WHERE status = 'accepted' ORDER BY repo, issue_number, comment_id`,
-    );
+    await acceptedExportTable(views, 'setupbench_export', 'reproduce', 'repo, issue_number, comment_id');
     const rows = await views.duck.all(`SELECT * FROM setupbench_export ORDER BY repo, issue_number, comment_id`);
     if (rows.length === 0) return { recipe: this.recipe, title: this.title, skipped: 'stage reproduce has no accepted conflicts' };
     const records = rows.map((r) => setupbenchEntry(r as unknown as SetupbenchInput));
